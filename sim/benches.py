@@ -1,0 +1,73 @@
+"""Every cocotb testbench in dpuv: one entry feeds `make sim`, `make list` and pytest alike.
+
+A bench names its HDL top, the file lists it needs, the cocotb test module, and the parameter
+sets it must pass with. Adding a testbench means adding one entry here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    toplevel: str
+    test_dir: str
+    file_lists: tuple[str, ...]
+    parameter_sets: tuple[dict[str, int], ...]
+    description: str
+    # Build parameters stamped from the checkout (git hash) rather than fixed here
+    stamped: bool = False
+    # Part of the default regression that `make sim` runs
+    in_default_regression: bool = True
+
+    @property
+    def test_module(self) -> str:
+        return f"test_{self.name}"
+
+    def sources(self) -> list[Path]:
+        """Every source file of the bench, in file-list order, waiver files included."""
+        files: list[Path] = []
+        for file_list in self.file_lists:
+            list_path = PROJECT_ROOT / file_list
+            for line in list_path.read_text().splitlines():
+                entry = line.split("#", 1)[0].strip()
+                if entry:
+                    source = (list_path.parent / entry).resolve()
+                    if source not in files:
+                        files.append(source)
+        return files
+
+
+COMMON = "rtl/common/common.f"
+TOP = "rtl/top/top.f"
+WIDTHS = ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512})
+
+BENCHES = (
+    Bench("axis_skid_buffer", "axis_skid_buffer", "tb/common", (COMMON,), WIDTHS,
+          "AXI4-Stream skid buffer: no beat lost or duplicated, one beat per cycle"),
+    Bench("axis_fifo", "axis_fifo", "tb/common", (COMMON,),
+          tuple({**width, "FRAME_FIFO": frame, "DROP_BAD_FRAME": frame} for width in WIDTHS for frame in (0, 1)),
+          "AXI4-Stream FIFO, plain and packet mode (bad and oversize frames dropped)"),
+    Bench("axis_arb_mux", "axis_arb_mux", "tb/common", (COMMON,),
+          tuple({**width, "S_COUNT": 4} for width in WIDTHS) + ({"DATA_WIDTH": 64, "S_COUNT": 3},),
+          "Round-robin frame multiplexer: frames intact, fair rotation, tid = source"),
+    Bench("crc32", "crc32", "tb/common", (COMMON,), WIDTHS,
+          "CRC-32 with byte enables against zlib.crc32"),
+    Bench("perf_counters", "perf_counters", "tb/common", (COMMON,), ({"KEEP_WIDTH": 8}, {"KEEP_WIDTH": 64}),
+          "Performance counters against a cycle-by-cycle model"),
+    Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
+          "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
+          stamped=True),
+)
+
+
+def find(name: str) -> Bench:
+    for bench in BENCHES:
+        if bench.name == name:
+            return bench
+    raise KeyError(f"unknown testbench {name!r}; choose one of: {', '.join(b.name for b in BENCHES)}")

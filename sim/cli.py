@@ -1,0 +1,109 @@
+"""dpuv-sim: the command behind `make sim`, `make list` and `make lint`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from dpuv.sim import benches, lint, report, runner, toolchain
+
+
+def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
+    known = sorted({name for parameter_set in bench.parameter_sets for name in parameter_set})
+    parameters = {}
+    for item in text.split():
+        name, _, value = item.partition("=")
+        if name not in known or not value:
+            raise SystemExit(f"error: PARAMS entry {item!r} is not NAME=VALUE with NAME one of: {', '.join(known)}")
+        try:
+            parameters[name] = int(value, 0)
+        except ValueError:
+            raise SystemExit(f"error: PARAMS value {value!r} for {name} is not an integer") from None
+    return parameters
+
+
+def _parameter_sets(bench: benches.Bench, overrides: dict[str, int]) -> list[dict[str, int]]:
+    unique = []
+    for parameter_set in bench.parameter_sets:
+        merged = {**parameter_set, **overrides}
+        if merged not in unique:
+            unique.append(merged)
+    return unique
+
+
+def _run_bench(arguments) -> int:
+    try:
+        bench = benches.find(arguments.tb)
+        toolchain.find(arguments.sim)
+    except (KeyError, toolchain.ToolchainError) as error:
+        raise SystemExit(f"error: {error.args[0]}") from None
+    results = []
+    for parameters in _parameter_sets(bench, _parse_parameters(arguments.params, bench)):
+        print(f"== {bench.name} on {arguments.sim} {parameters} seed {arguments.seed}", flush=True)
+        result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed, waves=arguments.waves,
+                            testcase=arguments.testcase or None, quiet=False)
+        if result.waves:
+            print(f"waves: {result.waves}  (open with `gtkwave {result.waves}` or `surfer {result.waves}`)")
+        results.append(result)
+    print(report.summary(results))
+    return 0 if all(result.passed for result in results) else 1
+
+
+def _regress(arguments) -> int:
+    try:
+        toolchain.find(arguments.sim)
+    except toolchain.ToolchainError as error:
+        raise SystemExit(f"error: {error.args[0]}") from None
+    started = time.monotonic()
+    results = []
+    for bench in benches.BENCHES:
+        if not bench.in_default_regression:
+            continue
+        for parameters in bench.parameter_sets:
+            print(f"== {bench.name} on {arguments.sim} {parameters}", flush=True)
+            result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed)
+            outcome = "passed" if result.passed else "FAILED"
+            print(f"   {len(result.outcomes)} tests {outcome} (seed {result.seed})", flush=True)
+            results.append(result)
+    print(report.summary(results, elapsed=time.monotonic() - started))
+    return 0 if all(result.passed for result in results) else 1
+
+
+def _list(_arguments) -> int:
+    for bench in benches.BENCHES:
+        sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
+        print(f"{bench.name:18} {bench.description}\n{'':18} top {bench.toplevel}; parameter sets: {sets}")
+    simulators = toolchain.available()
+    print("\nsimulators: " + (", ".join(f"{s.name} {s.version_text}" for s in simulators) or "none found"))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dpuv-sim", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run_parser = commands.add_parser("run", help="run one testbench")
+    run_parser.add_argument("--tb", required=True)
+    run_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    run_parser.add_argument("--seed", type=int)
+    run_parser.add_argument("--waves", action="store_true")
+    run_parser.add_argument("--testcase", default="")
+    run_parser.add_argument("--params", default="", help='parameter overrides, e.g. "DATA_WIDTH=512"')
+    run_parser.set_defaults(handler=_run_bench)
+
+    regress_parser = commands.add_parser("regress", help="run the default regression and summarise it")
+    regress_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    regress_parser.add_argument("--seed", type=int)
+    regress_parser.set_defaults(handler=_regress)
+
+    commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
+    commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(
+        handler=lambda _arguments: lint.main())
+
+    arguments = parser.parse_args(argv)
+    return arguments.handler(arguments)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

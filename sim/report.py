@@ -1,0 +1,45 @@
+"""The summary printed after a regression: tests per simulator, seeds, counters against targets."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from dpuv.sim.perf import format_table
+from dpuv.sim.runner import RunResult
+
+
+def _figures(results: list[RunResult]) -> list[dict]:
+    figures = []
+    for result in results:
+        if result.perf_file and Path(result.perf_file).exists():
+            for figure in json.loads(Path(result.perf_file).read_text()):
+                figure["context"] = f"{result.simulator} {figure.get('context', '')}".strip()
+                figures.append(figure)
+    return figures
+
+
+def summary(results: list[RunResult], elapsed: float | None = None) -> str:
+    per_simulator: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for result in results:
+        counts = per_simulator[result.simulator]
+        counts[0] += len(result.outcomes)
+        counts[1] += sum(outcome.passed for outcome in result.outcomes)
+    lines = ["", "=" * 72, "dpuv simulation summary"]
+    for simulator, (ran, passed) in sorted(per_simulator.items()):
+        lines.append(f"  {simulator}: {ran} cocotb tests run, {passed} passed")
+    seeds = sorted({(result.bench, result.simulator, result.seed) for result in results})
+    lines.append("  seeds: " + ", ".join(f"{bench}/{simulator}={seed}" for bench, simulator, seed in seeds))
+    if elapsed is not None:
+        lines.append(f"  time: {elapsed:.0f} s")
+    figures = _figures(results)
+    if figures:
+        lines += ["", "performance counters against spec targets (sim/targets.toml):", format_table(figures)]
+    failures = [result.failure_report() for result in results if not result.passed]
+    if failures:
+        lines += ["", "FAILURES:", *failures]
+    ran = sum(len(result.outcomes) for result in results)
+    passed = sum(sum(outcome.passed for outcome in result.outcomes) for result in results)
+    lines.append(f"{passed} passed, {ran - passed} failed")
+    return "\n".join(lines)

@@ -1,0 +1,98 @@
+"""Pieces every cocotb testbench in tb/ shares: clock and reset, seeded randomness, and the
+idle/backpressure generators that cocotbext-axi sources and sinks take as pause generators."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+from typing import Iterator
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles, RisingEdge
+
+CLOCK_PERIOD_NS = 4  # 250 MHz, the clock the spec targets assume
+
+# Crossed over every stream test: None means never pause; a number is the chance per cycle.
+PAUSE_OPTIONS = (None, 0.3)
+
+
+def test_rng(*labels: object) -> random.Random:
+    """A random source fixed by the run's seed and the test's own labels."""
+    return random.Random(f"{cocotb.RANDOM_SEED}:" + ":".join(str(label) for label in labels))
+
+
+def pauses(rng: random.Random, probability: float | None) -> Iterator[bool] | None:
+    """Pause generator: True on a cycle means stay idle (source) or deassert tready (sink)."""
+    if probability is None:
+        return None
+    return (rng.random() < probability for _ in itertools.count())
+
+
+async def start_clock_and_reset(clock, reset, cycles: int = 4) -> None:
+    cocotb.start_soon(Clock(clock, CLOCK_PERIOD_NS, unit="ns").start())
+    reset.value = 1
+    await ClockCycles(clock, cycles)
+    await RisingEdge(clock)
+    reset.value = 0
+    await RisingEdge(clock)
+
+
+class CycleCounter:
+    """Counts rising edges, so a testbench can stamp what it sees with a cycle number."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.now = 0
+        cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            await RisingEdge(self.clock)
+            self.now += 1
+
+
+class HandshakeMonitor:
+    """Records the cycle of every beat (tvalid and tready high at a rising edge) on a stream."""
+
+    def __init__(self, dut, prefix: str, cycle_counter: CycleCounter):
+        self.valid = getattr(dut, f"{prefix}_tvalid")
+        self.ready = getattr(dut, f"{prefix}_tready")
+        self.last = getattr(dut, f"{prefix}_tlast")
+        self.counter = cycle_counter
+        self.beat_cycles: list[int] = []
+        self.last_beat_cycles: list[int] = []
+        self.first_beat_cycles: list[int] = []
+        self._mid_frame = False
+        cocotb.start_soon(self._run())
+
+    def clear(self) -> None:
+        self.beat_cycles.clear()
+        self.last_beat_cycles.clear()
+        self.first_beat_cycles.clear()
+
+    async def _run(self) -> None:
+        while True:
+            await RisingEdge(self.counter.clock)
+            if self.valid.value == 1 and self.ready.value == 1:
+                now = self.counter.now
+                self.beat_cycles.append(now)
+                if not self._mid_frame:
+                    self.first_beat_cycles.append(now)
+                last = self.last.value == 1
+                if last:
+                    self.last_beat_cycles.append(now)
+                self._mid_frame = not last
+
+    @property
+    def active_cycles(self) -> int:
+        if not self.beat_cycles:
+            return 0
+        return self.beat_cycles[-1] - self.beat_cycles[0] + 1
+
+
+def quiet(*bus_models) -> None:
+    """cocotbext-axi logs every frame at INFO; keep test logs readable by showing warnings only."""
+    for model in bus_models:
+        model.log.setLevel(logging.WARNING)
