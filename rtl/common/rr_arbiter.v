@@ -27,7 +27,7 @@ initial begin
     end
 end
 
-localparam [INDEX_WIDTH:0]   PORT_COUNT = PORTS;
+localparam [INDEX_WIDTH:0]   PORT_COUNT = PORTS[INDEX_WIDTH:0];
 localparam [INDEX_WIDTH:0]   LAST_PORT_WIDE = PORT_COUNT - 1;
 localparam [INDEX_WIDTH-1:0] LAST_PORT = LAST_PORT_WIDE[INDEX_WIDTH-1:0];
 
