@@ -7,6 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from dpuv.sim.perf import format_table
+from dpuv.sim import runner
 from dpuv.sim.runner import RunResult
 
 
@@ -20,7 +21,8 @@ def _figures(results: list[RunResult]) -> list[dict]:
     return figures
 
 
-def summary(results: list[RunResult], elapsed: float | None = None) -> str:
+def summary(results: list[RunResult], elapsed: float | None = None, with_closing_line: bool = True) -> str:
+    """with_closing_line adds the plain 'N passed, N failed' line that ends a `make sim` run."""
     per_simulator: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for result in results:
         counts = per_simulator[result.simulator]
@@ -29,8 +31,9 @@ def summary(results: list[RunResult], elapsed: float | None = None) -> str:
     lines = ["", "=" * 72, "dpuv simulation summary"]
     for simulator, (ran, passed) in sorted(per_simulator.items()):
         lines.append(f"  {simulator}: {ran} cocotb tests run, {passed} passed")
-    seeds = sorted({(result.bench, result.simulator, result.seed) for result in results})
-    lines.append("  seeds: " + ", ".join(f"{bench}/{simulator}={seed}" for bench, simulator, seed in seeds))
+    lines.append("  seeds:")
+    for result in sorted(results, key=lambda r: (r.simulator, r.bench, runner.parameter_slug(r.parameters))):
+        lines.append(f"    {result.simulator:9} {result.bench:18} {runner.parameter_slug(result.parameters):42} {result.seed}")
     if elapsed is not None:
         lines.append(f"  time: {elapsed:.0f} s")
     figures = _figures(results)
@@ -39,7 +42,12 @@ def summary(results: list[RunResult], elapsed: float | None = None) -> str:
     failures = [result.failure_report() for result in results if not result.passed]
     if failures:
         lines += ["", "FAILURES:", *failures]
+    if with_closing_line:
+        lines.append(closing_line(results))
+    return "\n".join(lines)
+
+
+def closing_line(results: list[RunResult]) -> str:
     ran = sum(len(result.outcomes) for result in results)
     passed = sum(sum(outcome.passed for outcome in result.outcomes) for result in results)
-    lines.append(f"{passed} passed, {ran - passed} failed")
-    return "\n".join(lines)
+    return f"{passed} passed, {ran - passed} failed"

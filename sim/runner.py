@@ -44,6 +44,8 @@ class RunResult:
     waves: Path | None = None
     perf_file: Path | None = None
     error: str = ""
+    # Messages the design printed with $error (a bad parameter, say), from the simulator log
+    hdl_errors: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -58,6 +60,7 @@ class RunResult:
         lines = [f"{self.bench} on {self.simulator} {self.parameters} seed {self.seed} failed"]
         if self.error:
             lines.append(f"  {self.error}")
+        lines += [f"  design: {message}" for message in self.hdl_errors]
         for outcome in self.outcomes:
             if not outcome.passed:
                 lines.append(f"  {outcome.name}: {outcome.message}")
@@ -130,6 +133,12 @@ def _read_outcomes(results_xml: Path) -> list[TestOutcome]:
     return outcomes
 
 
+def _hdl_errors(log: Path) -> list[str]:
+    if not log.exists():
+        return []
+    return [line.strip() for line in log.read_text(errors="replace").splitlines() if "Error: " in line][:5]
+
+
 def run(
     bench: Bench,
     parameters: dict[str, int],
@@ -138,9 +147,11 @@ def run(
     waves: bool = False,
     testcase: str | None = None,
     quiet: bool = True,
+    record: bool = True,
 ) -> RunResult:
     """Build if needed, run the bench's cocotb tests, and collect outcomes; never raises on a
-    failing test. quiet sends the simulator's output to a log file instead of the console."""
+    failing test. quiet sends the simulator's output to a log file instead of the console; record
+    keeps the run out of the session summary when False (runs that are meant to fail)."""
     simulator = toolchain.find(simulator_name)
     toolchain.activate(simulator)
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
@@ -212,11 +223,13 @@ def run(
         result.error = f"simulator exited abnormally ({error}); log: {results_dir / 'sim.log'}"
 
     result.outcomes = _read_outcomes(results_xml)
+    result.hdl_errors = _hdl_errors(results_dir / "sim.log") if quiet else []
     if any(not outcome.passed for outcome in result.outcomes):
         result.error = ""  # the failing tests say what went wrong; the exit status adds nothing
     elif not result.outcomes and not result.error:
         result.error = f"no cocotb test ran (filter {testcase!r}?); log: {results_dir / 'sim.log'}"
     if not result.perf_file.exists():
         result.perf_file = None
-    (results_dir / "run.json").write_text(json.dumps(result.to_json(), indent=2))
+    if record:
+        (results_dir / "run.json").write_text(json.dumps(result.to_json(), indent=2))
     return result

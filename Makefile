@@ -1,0 +1,64 @@
+# dpuv: `make sim` runs the default simulation regression, `make test` the whole test suite.
+# Both create .venv from requirements.lock on first use. `make help` lists everything.
+
+SHELL := /bin/bash
+PYTHON_SYSTEM ?= python3
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.dpuv-installed
+
+SIM ?= verilator
+TB ?=
+SEED ?=
+WAVES ?= 0
+TESTCASE ?=
+PARAMS ?=
+JOBS ?= 2
+
+.PHONY: help sim test list lint regs regs-check venv clean
+
+help:
+	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
+	@echo "make sim TB=<name> [SIM=icarus|verilator] [WAVES=1] [SEED=<n>] [TESTCASE=<regex>] [PARAMS=\"N=V ...\"]"
+	@echo "make test                the whole test suite (models, generators, every bench on both simulators)"
+	@echo "make list                list testbenches and the simulators found"
+	@echo "make lint                verilator --lint-only -Wall on every RTL top"
+	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL"
+	@echo "make clean               remove builds and results (keeps .venv)"
+
+$(VENV_STAMP): requirements.lock pyproject.toml
+	@command -v $(PYTHON_SYSTEM) >/dev/null || { echo "error: $(PYTHON_SYSTEM) not found; install Python 3.11+"; exit 1; }
+	$(PYTHON_SYSTEM) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+venv: $(VENV_STAMP)
+
+sim: $(VENV_STAMP)
+ifeq ($(strip $(TB)),)
+	@$(PYTHON) -m dpuv.sim.cli regress --sim $(SIM) $(if $(SEED),--seed $(SEED))
+else
+	@$(PYTHON) -m dpuv.sim.cli run --tb $(TB) --sim $(SIM) $(if $(SEED),--seed $(SEED)) \
+		$(if $(filter 1 yes true,$(WAVES)),--waves) $(if $(TESTCASE),--testcase '$(TESTCASE)') \
+		--params '$(PARAMS)'
+endif
+
+test: $(VENV_STAMP)
+	@mkdir -p results
+	$(PYTHON) -m pytest -n $(JOBS) --junitxml=results/junit.xml
+
+list: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.sim.cli list
+
+lint: $(VENV_STAMP)
+	$(PYTHON) -m dpuv.sim.cli lint
+
+regs: $(VENV_STAMP)
+	$(PYTHON) -m dpuv.sim.regmap_generate
+
+regs-check: $(VENV_STAMP)
+	$(PYTHON) -m dpuv.sim.regmap_generate --check
+
+clean:
+	rm -rf sim_build results .pytest_cache
