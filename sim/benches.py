@@ -24,16 +24,18 @@ class Bench:
     stamped: bool = False
     # Part of the default regression that `make sim` runs
     in_default_regression: bool = True
+    # The cocotb module in test_dir; by default test_<name>
+    module: str = ""
 
     @property
     def test_module(self) -> str:
-        return f"test_{self.name}"
+        return self.module or f"test_{self.name}"
 
     def sources(self) -> list[Path]:
         """Every source file of the bench, in file-list order, waiver files included."""
         files: list[Path] = []
         for file_list in self.file_lists:
-            list_path = PROJECT_ROOT / file_list
+            list_path = PROJECT_ROOT / file_list  # an absolute file_list stays absolute
             for line in list_path.read_text().splitlines():
                 entry = line.split("#", 1)[0].strip()
                 if entry:

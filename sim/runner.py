@@ -54,7 +54,7 @@ class RunResult:
     def reproduce_command(self, testcase: str | None = None) -> str:
         parameters = " ".join(f"{name}={value}" for name, value in self.parameters.items())
         command = f'make sim TB={self.bench} SIM={self.simulator} SEED={self.seed} PARAMS="{parameters}"'
-        return command + (f" TESTCASE={testcase}" if testcase else "")
+        return command + (f" TESTCASE='{testcase}'" if testcase else "")
 
     def failure_report(self) -> str:
         lines = [f"{self.bench} on {self.simulator} {self.parameters} seed {self.seed} failed"]
@@ -210,7 +210,7 @@ def run(
             build_dir=folder,
             test_dir=folder,
             seed=seed,
-            testcase=testcase,
+            test_filter=testcase,
             waves=waves,
             test_args=test_args,
             parameters=build_parameters,
