@@ -41,8 +41,11 @@ def _run_bench(arguments) -> int:
     results = []
     for parameters in _parameter_sets(bench, _parse_parameters(arguments.params, bench)):
         print(f"== {bench.name} on {arguments.sim} {parameters} seed {arguments.seed}", flush=True)
-        result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed, waves=arguments.waves,
-                            testcase=arguments.testcase or None, quiet=False)
+        try:
+            result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed, waves=arguments.waves,
+                                testcase=arguments.testcase or None, quiet=False)
+        except toolchain.ToolchainError as error:
+            raise SystemExit(f"error: {error.args[0]}") from None
         if result.waves:
             print(f"waves: {result.waves}  (open with `gtkwave {result.waves}` or `surfer {result.waves}`)")
         results.append(result)

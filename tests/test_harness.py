@@ -85,3 +85,18 @@ def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator):
                         testcase="one_beat_per_cycle_when_unstalled", record=False)
     assert not result.passed
     assert any("DEPTH must be a power of two" in message for message in result.hdl_errors), result.failure_report()
+
+
+@pytest.mark.cocotb
+@pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
+def test_waves_are_written_as_fst(simulator):
+    try:
+        toolchain.check_wave_support(toolchain.find(simulator))
+    except toolchain.ToolchainError as error:
+        pytest.skip(str(error))
+    result = runner.run(benches.find("crc32"), {"DATA_WIDTH": 64}, simulator, seed=1, waves=True,
+                        testcase="known_answer", record=False)
+    assert result.passed, result.failure_report()
+    assert result.waves.name == "crc32.fst" and "-waves" in str(result.waves.parent.parent)
+    header = result.waves.read_bytes()[:1]
+    assert header == b"\x00", "an FST file opens with its header block (type 0)"
