@@ -75,6 +75,15 @@ def compare(engine: str, metric: str, counter_value: float, testbench_value: flo
                   target["bound"], agrees, meets, context)
 
 
+def check(engine: str, metric: str, counter_value: float, testbench_value: float,
+          tolerance: float = 0.0, context: str = "") -> Figure:
+    """compare() and record(), then fail the test with the explanation if the figure fails."""
+    figure = compare(engine, metric, counter_value, testbench_value, tolerance, context)
+    record(figure)
+    assert figure.passed, figure.explain()
+    return figure
+
+
 def record(figure: Figure) -> None:
     """Append the figure to the run's perf file (set by the runner), for the summary table."""
     path = os.environ.get("DPUV_PERF_FILE")

@@ -39,6 +39,29 @@ async def start_clock_and_reset(clock, reset, cycles: int = 4) -> None:
     await RisingEdge(clock)
 
 
+async def pulse_reset(clock, reset, cycles: int = 2) -> None:
+    """Reset in the middle of whatever is going on, then release it."""
+    reset.value = 1
+    await ClockCycles(clock, cycles)
+    reset.value = 0
+    await ClockCycles(clock, 1)
+
+
+def stream_ends(dut, rng: random.Random | None = None, idle: float | None = None,
+                backpressure: float | None = None, source: str = "s_axis", sink: str = "m_axis"):
+    """cocotbext-axi source and sink on a design's input and output streams, with random idle
+    cycles on the source and random backpressure on the sink when rng is given."""
+    from cocotbext.axi import AxiStreamBus, AxiStreamSink, AxiStreamSource
+
+    stream_source = AxiStreamSource(AxiStreamBus.from_prefix(dut, source), dut.clk, dut.rst)
+    stream_sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, sink), dut.clk, dut.rst)
+    quiet(stream_source, stream_sink)
+    if rng is not None:
+        stream_source.set_pause_generator(pauses(rng, idle))
+        stream_sink.set_pause_generator(pauses(rng, backpressure))
+    return stream_source, stream_sink
+
+
 class CycleCounter:
     """Counts rising edges, so a testbench can stamp what it sees with a cycle number."""
 

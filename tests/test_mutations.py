@@ -6,7 +6,6 @@ touched and the mutant builds in its own folder.
 
 import dataclasses
 import shutil
-from pathlib import Path
 
 import pytest
 

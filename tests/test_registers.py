@@ -2,6 +2,8 @@
 walk running under plain asyncio against an in-memory bus (as they will against a board)."""
 
 import asyncio
+import shutil
+import subprocess
 
 import pytest
 
@@ -127,3 +129,16 @@ def test_a_figure_fails_on_a_missed_target_or_a_disagreeing_counter():
     assert not slow.passed and "below" in slow.explain()
     broken = perf.compare("loopback", "latency_max", 1, 7)
     assert not broken.passed and "disagrees" in broken.explain()
+
+
+def test_c_headers_compile_together(tmp_path):
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    headers = sorted((regmap_generate.PROJECT_ROOT / "sw" / "include").glob("dpuv/*.h"))
+    source = tmp_path / "all.c"
+    source.write_text("".join(f'#include "{header.relative_to(header.parent.parent)}"\n' for header in headers))
+    include_dir = regmap_generate.PROJECT_ROOT / "sw" / "include"
+    completed = subprocess.run([compiler, "-std=c11", "-Wall", "-Werror", "-fsyntax-only", f"-I{include_dir}",
+                                str(source)], capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stderr

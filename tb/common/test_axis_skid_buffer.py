@@ -2,22 +2,17 @@
 
 import cocotb
 from cocotb.triggers import ClockCycles
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotbext.axi import AxiStreamFrame
 
-from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pauses, quiet,
-                                start_clock_and_reset, test_rng)
+from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, 
+                                start_clock_and_reset, stream_ends, test_rng)
 
 
 class TB:
     def __init__(self, dut, idle=None, backpressure=None, rng=None):
         self.dut = dut
         self.bytes_per_beat = len(dut.s_axis_tdata) // 8
-        self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
-        quiet(self.source, self.sink)
-        if rng is not None:
-            self.source.set_pause_generator(pauses(rng, idle))
-            self.sink.set_pause_generator(pauses(rng, backpressure))
+        self.source, self.sink = stream_ends(dut, rng, idle, backpressure)
         self.cycles = CycleCounter(dut.clk)
         self.output = HandshakeMonitor(dut, "m_axis", self.cycles)
 
@@ -64,10 +59,7 @@ async def reset_mid_traffic_leaves_it_empty(dut):
     await tb.reset()
     await tb.source.send(AxiStreamFrame(rng.randbytes(16 * tb.bytes_per_beat)))
     await ClockCycles(dut.clk, 6)
-    dut.rst.value = 1
-    await ClockCycles(dut.clk, 2)
-    dut.rst.value = 0
-    await ClockCycles(dut.clk, 1)
+    await pulse_reset(dut.clk, dut.rst)
     assert dut.m_axis_tvalid.value == 0, "beats survived reset"
     tb.sink.clear()
     payload = rng.randbytes(3 * tb.bytes_per_beat)

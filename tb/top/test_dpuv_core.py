@@ -2,7 +2,7 @@
 
 import cocotb
 from cocotb.triggers import ClockCycles
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotbext.axi import AxiStreamFrame
 
 from dpuv.models.packet_fifo import Frame, delivered
 from dpuv.sim import chain, perf
@@ -10,8 +10,8 @@ from dpuv.sim.cocotb_access import AxiLiteAccess
 from dpuv.sim.regio import BusError
 from dpuv.sim.regmap import id_block, perf_block
 from dpuv.sim.runner import stamp_parameters
-from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pauses, quiet,
-                                start_clock_and_reset, test_rng)
+from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, quiet, 
+                                start_clock_and_reset, stream_ends, test_rng)
 
 LOOPBACK_FIFO_DEPTH = 64
 CLOCK_FREQ_KHZ = 250000
@@ -22,12 +22,8 @@ class TB:
         self.dut = dut
         self.bytes_per_beat = len(dut.s_axis_tdata) // 8
         self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
-        self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
-        quiet(self.source, self.sink, self.bus.master.write_if, self.bus.master.read_if)
-        if rng is not None:
-            self.source.set_pause_generator(pauses(rng, idle))
-            self.sink.set_pause_generator(pauses(rng, backpressure))
+        self.source, self.sink = stream_ends(dut, rng, idle, backpressure)
+        quiet(self.bus.master.write_if, self.bus.master.read_if)
         self.cycles = CycleCounter(dut.clk)
         self.input = HandshakeMonitor(dut, "s_axis", self.cycles)
         self.output = HandshakeMonitor(dut, "m_axis", self.cycles)
@@ -137,10 +133,8 @@ async def loopback_sustains_one_beat_per_cycle(dut):
     assert measured["packets"] == len(frames)
     assert measured["stall_cycles"] == 0, "the sink never stalls in this test"
     context = f"DATA_WIDTH={8 * tb.bytes_per_beat}"
-    figure = perf.compare("loopback", "utilisation", measured["beats"] / measured["active_cycles"],
-                          len(tb.output.beat_cycles) / tb.output.active_cycles, context=context)
-    perf.record(figure)
-    assert figure.passed, figure.explain()
+    perf.check("loopback", "utilisation", measured["beats"] / measured["active_cycles"],
+               len(tb.output.beat_cycles) / tb.output.active_cycles, context=context)
 
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")
@@ -161,10 +155,8 @@ async def loopback_latency_unloaded(dut):
     assert measured["latency_sum"] == sum(latencies)
     assert measured["latency_min"] == min(latencies)
     assert measured["latency_errors"] == 0
-    figure = perf.compare("loopback", "latency_max", measured["latency_max"], max(latencies),
-                          context=f"DATA_WIDTH={8 * tb.bytes_per_beat}")
-    perf.record(figure)
-    assert figure.passed, figure.explain()
+    perf.check("loopback", "latency_max", measured["latency_max"], max(latencies),
+               context=f"DATA_WIDTH={8 * tb.bytes_per_beat}")
 
 
 @cocotb.test(timeout_time=5, timeout_unit="ms")
@@ -199,10 +191,7 @@ async def reset_mid_traffic_recovers(dut):
     for _ in range(4):
         await tb.source.send(AxiStreamFrame(rng.randbytes(4 * tb.bytes_per_beat)))
     await ClockCycles(dut.clk, 12)
-    dut.rst.value = 1
-    await ClockCycles(dut.clk, 2)
-    dut.rst.value = 0
-    await ClockCycles(dut.clk, 1)
+    await pulse_reset(dut.clk, dut.rst)
     assert dut.m_axis_tvalid.value == 0, "beats survived reset"
     tb.sink.clear()
     assert await tb.bus.read_dword(0x000C) == 0x44505556
