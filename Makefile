@@ -15,7 +15,7 @@ TESTCASE ?=
 PARAMS ?=
 JOBS ?= 2
 
-.PHONY: help sim test list lint regs regs-check venv clean
+.PHONY: help sim test list lint regs regs-check waves-check waves-update venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -24,6 +24,8 @@ help:
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
 	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL"
+	@echo "make waves-check         compare waveform scenarios with their goldens on every simulator installed"
+	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
 	@echo "make clean               remove builds and results (keeps .venv)"
 
 $(VENV_STAMP): requirements.lock pyproject.toml
@@ -59,6 +61,12 @@ regs: $(VENV_STAMP)
 
 regs-check: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.sim.regmap_generate --check
+
+waves-check: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.sim.cli waves-check
+
+waves-update: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.sim.cli waves-update
 
 clean:
 	rm -rf sim_build results .pytest_cache

@@ -6,6 +6,7 @@ sets it must pass with. Adding a testbench means adding one entry here.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,10 @@ class Bench:
     @property
     def test_module(self) -> str:
         return self.module or f"test_{self.name}"
+
+    def built_from(self, file_lists: tuple[str, ...], name: str) -> "Bench":
+        """The same tests on other sources (a mutated RTL copy, say), in a build folder of its own."""
+        return dataclasses.replace(self, name=name, module=self.test_module, file_lists=tuple(file_lists))
 
     def sources(self) -> list[Path]:
         """Every source file of the bench, in file-list order, waiver files included."""

@@ -73,6 +73,31 @@ def _regress(arguments) -> int:
     return 0 if all(result.passed for result in results) else 1
 
 
+def _waves_check(arguments) -> int:
+    from dpuv.sim import waveregress
+
+    simulators = arguments.sim or waveregress.simulators_to_check()
+    outcomes = []
+    for scenario in waveregress.load_scenarios():
+        for simulator in simulators:
+            outcome = waveregress.check(scenario, simulator)
+            print(waveregress.describe(outcome), flush=True)
+            outcomes.append(outcome)
+    failed = sum(not outcome.passed for outcome in outcomes)
+    print(f"{len(outcomes) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _waves_update(_arguments) -> int:
+    from dpuv.sim import waveregress
+
+    for scenario in waveregress.load_scenarios():
+        path = waveregress.update(scenario)
+        print(f"wrote {path.relative_to(benches.PROJECT_ROOT)} ({path.stat().st_size} bytes)")
+    print("review the goldens' diff, then run `make waves-check` to confirm every simulator agrees")
+    return 0
+
+
 def _list(_arguments) -> int:
     for bench in benches.BENCHES:
         sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
@@ -99,6 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     regress_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
     regress_parser.add_argument("--seed", type=int)
     regress_parser.set_defaults(handler=_regress)
+
+    waves_check_parser = commands.add_parser("waves-check", help="compare waveform scenarios with their goldens")
+    waves_check_parser.add_argument("--sim", action="append", choices=toolchain.SIMULATORS,
+                                    help="simulator to check (repeatable); default every one installed")
+    waves_check_parser.set_defaults(handler=_waves_check)
+    commands.add_parser("waves-update", help="re-record the waveform goldens").set_defaults(handler=_waves_update)
 
     commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
     commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(

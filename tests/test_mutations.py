@@ -4,7 +4,6 @@ Each mutation runs on a copy of rtl/common in a scratch folder, so the real sour
 touched and the mutant builds in its own folder.
 """
 
-import dataclasses
 import shutil
 
 import pytest
@@ -39,9 +38,7 @@ def test_mutant_is_caught(bench_name, file_name, original, replacement, testcase
     target.write_text(text.replace(original, replacement))
 
     bench = benches.find(bench_name)
-    mutant = dataclasses.replace(
-        bench, name=f"mutant-{file_name.removesuffix('.v')}-{abs(hash(original)) % 10**6}",
-        module=bench.test_module, file_lists=(str(mutant_dir / "common.f"),))
+    mutant = bench.built_from((str(mutant_dir / "common.f"),), f"mutant-{file_name.removesuffix('.v')}-{testcase}")
     result = runner.run(mutant, bench.parameter_sets[0], simulator, seed=1, testcase=testcase, record=False)
     assert result.outcomes, f"the mutant did not run: {result.failure_report()}"
     assert not result.passed, f"{testcase} passed against a broken {file_name} on {simulator}"
