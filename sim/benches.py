@@ -52,6 +52,7 @@ class Bench:
 
 COMMON = "rtl/common/common.f"
 TOP = "rtl/top/top.f"
+ALLREDUCE = "rtl/allreduce/allreduce.f"
 WIDTHS = ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512})
 
 BENCHES = (
@@ -67,6 +68,9 @@ BENCHES = (
           "CRC-32 with byte enables against zlib.crc32"),
     Bench("perf_counters", "perf_counters", "tb/common", (COMMON,), ({"KEEP_WIDTH": 8}, {"KEEP_WIDTH": 64}),
           "Performance counters against a cycle-by-cycle model"),
+    Bench("allreduce_reducer", "allreduce_reducer", "tb/allreduce", (ALLREDUCE,),
+          ({"DATA_WIDTH": 512}, {"DATA_WIDTH": 64}),
+          "Streaming reducer: every dtype and op bit-exact against numpy, II=1, malformed input"),
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),

