@@ -46,6 +46,7 @@ class RegisterMap:
 REGISTER_MAPS = (
     RegisterMap("rtl/common/regs/id_block.rdl", "id_block", "rtl/common/generated"),
     RegisterMap("rtl/common/regs/perf_block.rdl", "perf_block", "rtl/common/generated"),
+    RegisterMap("rtl/allreduce/regs/allreduce_rank.rdl", "allreduce_rank", "rtl/allreduce/generated"),
 )
 
 

@@ -221,7 +221,9 @@ def run(
             results_xml=str(results_xml),
             timescale=TIMESCALE,
             log_file=results_dir / "sim.log" if quiet else None,
-            extra_env={"DPUV_PERF_FILE": str(result.perf_file), "DPUV_BENCH": bench.name},
+            # cocotbext-axi still uses cocotb 1.x spellings; their deprecation warnings are noise here.
+            extra_env={"DPUV_PERF_FILE": str(result.perf_file), "DPUV_BENCH": bench.name,
+                       "PYTHONWARNINGS": "ignore::DeprecationWarning"},
         )
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:
         result.error = f"simulator exited abnormally ({error}); log: {results_dir / 'sim.log'}"

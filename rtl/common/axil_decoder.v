@@ -56,6 +56,7 @@ module axil_decoder #(
 );
 
 localparam INDEX_WIDTH = ADDR_WIDTH - WINDOW_ADDR_WIDTH;
+localparam [31:0] BLOCK_COUNT = M_COUNT;
 localparam [1:0] RESPONSE_DECERR = 2'b11;
 
 initial begin
@@ -142,7 +143,7 @@ always @(posedge clk) begin
                 window_address <= s_axil_araddr[WINDOW_ADDR_WIDTH-1:0];
                 protection <= s_axil_arprot;
                 target <= read_target;
-                if (read_target < M_COUNT) begin
+                if ({{32-INDEX_WIDTH{1'b0}}, read_target} < BLOCK_COUNT) begin
                     state <= STATE_READ_REQUEST;
                 end else begin
                     s_axil_rdata <= 32'd0;
@@ -158,7 +159,7 @@ always @(posedge clk) begin
                 target <= write_target;
                 address_sent <= 1'b0;
                 data_sent <= 1'b0;
-                if (write_target < M_COUNT) begin
+                if ({{32-INDEX_WIDTH{1'b0}}, write_target} < BLOCK_COUNT) begin
                     state <= STATE_WRITE_REQUEST;
                 end else begin
                     s_axil_bresp <= RESPONSE_DECERR;

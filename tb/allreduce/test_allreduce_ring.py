@@ -1,0 +1,139 @@
+"""allreduce_ring: n ranks linked in a ring end with identical bits, equal to the numpy model that
+follows the ring's order, for every dtype and op, sizes that are not multiples of n, edge values;
+bad configurations are refused with a flag and a count, never a hang."""
+
+import cocotb
+import numpy as np
+from cocotb.triggers import ClockCycles
+
+from dpuv.models.reduction import DTYPES, OPS, ring_allreduce
+from dpuv.sim import allreduce_driver
+from dpuv.sim.testbench import pulse_reset
+from ring_bench import RingTB
+from test_allreduce_reducer import edge_values, random_operands
+
+
+def assert_every_rank_matches(results, expected, label):
+    for rank, result in enumerate(results):
+        wrong = np.flatnonzero(result != expected)
+        assert wrong.size == 0, (f"{label}: rank {rank} has {wrong.size} of {expected.size} elements wrong, "
+                                 f"first at {wrong[0]}: {result[wrong[0]]:#x}, model {expected[wrong[0]]:#x}")
+
+
+def rank_vectors(rng, dtype, ranks, elements):
+    vectors = []
+    for _ in range(ranks):
+        first, _ = random_operands(rng, dtype, elements)
+        vectors.append(first[:elements])
+    return vectors
+
+
+@cocotb.test(timeout_time=50, timeout_unit="ms")
+@cocotb.parametrize(dtype=list(DTYPES), op=list(OPS))
+async def every_rank_ends_with_the_model_result(dut, dtype, op):
+    tb = RingTB(dut)
+    await tb.reset()
+    rng = np.random.default_rng(cocotb.RANDOM_SEED)
+    # Not a multiple of the ring size nor of the lanes per beat: uneven chunks, a partial last beat.
+    elements = tb.lanes(dtype) * (3 * tb.ranks + 1) + tb.ranks + 1
+    vectors = rank_vectors(rng, dtype, tb.ranks, elements)
+    results, reports = await tb.allreduce(vectors, dtype, op)
+    expected = ring_allreduce(vectors, dtype, op, beat_bits=8 * tb.beat_bytes)
+    assert_every_rank_matches(results, expected, f"{dtype} {op} n={tb.ranks}")
+    for report in reports:
+        assert report.status["data_error"] == 0 and report.errors == 0, f"rank {report.rank}: {report}"
+
+
+@cocotb.test(timeout_time=50, timeout_unit="ms")
+@cocotb.parametrize(dtype=[name for name, info in DTYPES.items() if info.floating])
+async def edge_values_survive_the_ring(dut, dtype):
+    tb = RingTB(dut)
+    await tb.reset()
+    incoming, local = edge_values(dtype)
+    vectors = [incoming if rank % 2 == 0 else local for rank in range(tb.ranks)]
+    for op in OPS:
+        results, reports = await tb.allreduce(vectors, dtype, op)
+        assert_every_rank_matches(results, ring_allreduce(vectors, dtype, op, 8 * tb.beat_bytes), f"{dtype} {op}")
+        nan_count = int(np.sum(np.isnan(results[0].view(DTYPES[dtype].numpy_type).astype(np.float32))))
+        assert nan_count > 0, "the edge vectors contain NaN; some result must be NaN"
+        assert sum(report.counters["nan_elements"] for report in reports) >= nan_count
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def exact_vectors_agree_with_plain_integer_sums(dut):
+    """Rank-distinct integer-valued fp32 vectors sum exactly in any order: an answer that owes
+    nothing to the model's ordering."""
+    tb = RingTB(dut)
+    await tb.reset()
+    elements = tb.lanes("fp32") * 5 * tb.ranks + 3
+    integers = [np.arange(elements, dtype=np.int64) * (rank + 1) - 1000 * rank for rank in range(tb.ranks)]
+    results, _ = await tb.allreduce([values.astype(np.float32) for values in integers], "fp32", "sum")
+    expected = np.sum(integers, axis=0).astype(np.float32).view(np.uint32)
+    assert_every_rank_matches(results, expected, "integer-valued fp32")
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def vectors_smaller_than_the_ring_leave_chunks_empty(dut):
+    tb = RingTB(dut)
+    await tb.reset()
+    for elements in (1, tb.lanes("int32") + 1):
+        vectors = [np.full(elements, rank + 1, dtype=np.int32).view(np.uint32) for rank in range(tb.ranks)]
+        results, _ = await tb.allreduce(vectors, "int32", "sum")
+        expected = np.full(elements, sum(range(1, tb.ranks + 1)), dtype=np.int32).view(np.uint32)
+        assert_every_rank_matches(results, expected, f"{elements} elements")
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def flush_mode_follows_its_model_path(dut):
+    tb = RingTB(dut)
+    await tb.reset()
+    rng = np.random.default_rng(cocotb.RANDOM_SEED)
+    elements = tb.lanes("bf16") * 2 * tb.ranks + 5
+    tiny = [(rng.standard_normal(elements) * 1e-38).astype(np.float32).astype(DTYPES["bf16"].numpy_type)
+            .view(np.uint16) for _ in range(tb.ranks)]
+    results, _ = await tb.allreduce(tiny, "bf16", "sum", flush=True)
+    assert_every_rank_matches(results, ring_allreduce(tiny, "bf16", "sum", 8 * tb.beat_bytes, flush=True), "bf16 flush")
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def bad_configurations_are_refused_with_a_reason(dut):
+    tb = RingTB(dut)
+    await tb.reset()
+    window = tb.windows[0]
+    too_long = tb.buffer_beats * tb.lanes("fp32") + 1
+    cases = [
+        (dict(ranks=1), "ring_error"), (dict(ranks=17), "ring_error"), (dict(rank=tb.ranks), "ring_error"),
+        (dict(dtype=7), "config_error"), (dict(op=3), "config_error"),
+        (dict(elements=0), "length_error"), (dict(elements=too_long), "length_error"),
+    ]
+    for count, (change, flag) in enumerate(cases, start=1):
+        settings = dict(rank=0, ranks=tb.ranks, elements=16, dtype="fp32", op="sum") | change
+        await allreduce_driver.configure(window, **settings)
+        await allreduce_driver.start(window)
+        report = await allreduce_driver.report(window, 0)
+        assert report.status[flag] == 1, f"{change} was not refused with {flag}: {report.status}"
+        assert report.status["busy"] == 0 and report.status["done"] == 1, f"{change} left the rank busy"
+        assert report.errors == count
+    vectors = [np.full(5, rank, dtype=np.int8).view(np.uint8) for rank in range(tb.ranks)]
+    results, reports = await tb.allreduce(vectors, "int8", "max")
+    assert_every_rank_matches(results, np.full(5, tb.ranks - 1, dtype=np.uint8), "after refusals")
+    assert reports[0].status["ring_error"] == 0, "a good start must clear the old refusal flags"
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def reset_in_the_middle_of_a_collective_recovers(dut):
+    tb = RingTB(dut)
+    await tb.reset()
+    elements = tb.lanes("fp32") * 4 * tb.ranks
+    vectors = [np.ones(elements, dtype=np.float32).view(np.uint32) for _ in range(tb.ranks)]
+    await tb.load(vectors)
+    for index, window in enumerate(tb.windows):
+        await allreduce_driver.configure(window, index, tb.ranks, elements, "fp32", "sum")
+    for window in tb.windows:
+        await allreduce_driver.start(window)
+    await ClockCycles(dut.clk, 5)
+    await pulse_reset(dut.clk, dut.rst)
+    report = await allreduce_driver.report(tb.windows[0], 0)
+    assert report.status["busy"] == 0, "reset left a rank busy"
+    results, _ = await tb.allreduce(vectors, "fp32", "sum")
+    assert_every_rank_matches(results, np.full(elements, tb.ranks, dtype=np.float32).view(np.uint32), "after reset")
