@@ -27,6 +27,9 @@ class Bench:
     in_default_regression: bool = True
     # The cocotb module in test_dir; by default test_<name>
     module: str = ""
+    # Compile Verilator's C++ at -O0: designs with hundreds of floating-point lanes otherwise
+    # take minutes to build, far longer than their short simulations run
+    quick_compile: bool = False
 
     @property
     def test_module(self) -> str:
@@ -70,11 +73,16 @@ BENCHES = (
           "Performance counters against a cycle-by-cycle model"),
     Bench("allreduce_reducer", "allreduce_reducer", "tb/allreduce", (ALLREDUCE,),
           ({"DATA_WIDTH": 512}, {"DATA_WIDTH": 64}),
-          "Streaming reducer: every dtype and op bit-exact against numpy, II=1, malformed input"),
+          "Streaming reducer: every dtype and op bit-exact against numpy, II=1, malformed input",
+          quick_compile=True),
     Bench("allreduce_ring", "allreduce_ring", "tb/allreduce", (COMMON, ALLREDUCE),
           tuple({"RANKS": ranks, "DATA_WIDTH": 128, "BUFFER_BEATS": 256} for ranks in (2, 3, 4, 5, 8)),
           "Ring all-reduce of n ranks: identical bits on every rank, equal to the ordered model",
-          stamped=True),
+          stamped=True, quick_compile=True),
+    Bench("allreduce_ring_bandwidth", "allreduce_ring", "tb/allreduce", (COMMON, ALLREDUCE),
+          tuple({"RANKS": ranks, "DATA_WIDTH": 512, "BUFFER_BEATS": 16384} for ranks in (4, 8)),
+          "Ring all-reduce at 512 bits, 1 MiB per rank: busbw and reducer utilisation from counters",
+          stamped=True, module="test_allreduce_ring_bandwidth", quick_compile=True),
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),

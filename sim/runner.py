@@ -171,6 +171,8 @@ def run(
         # The PyPI package's verilated.mk leaves the precompiled-header include flag empty, so a
         # design big enough to be split into several C++ files fails to compile; keep one file.
         build_args += ["--output-split", "0"]
+        if bench.quick_compile:
+            build_args += ["-CFLAGS", "-O0"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     fingerprint = _build_fingerprint(bench, sources, build_parameters, simulator, build_args)

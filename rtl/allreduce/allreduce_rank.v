@@ -109,7 +109,8 @@ function [2:0] element_bytes(input [2:0] type_code);
 endfunction
 
 wire [34:0] vector_bytes = {3'd0, elements_config} * {32'd0, element_bytes(dtype_config)};
-wire [34:0] vector_beats = (vector_bytes + {3'd0, BEAT_BYTES - 1}) >> BEAT_BYTES_LOG2;
+localparam [34:0] BEAT_ROUND_UP = {3'd0, BEAT_BYTES - 32'd1};
+wire [34:0] vector_beats = (vector_bytes + BEAT_ROUND_UP) >> BEAT_BYTES_LOG2;
 wire [BEAT_BYTES_LOG2-1:0] final_beat_bytes = vector_bytes[BEAT_BYTES_LOG2-1:0];
 
 wire refuse_config = dtype_config > 3'd6 || op_config > 2'd2;

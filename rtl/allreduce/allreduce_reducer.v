@@ -4,8 +4,8 @@
 `default_nettype none
 
 // result = incoming (op) local, element by element (see reduce_alu for dtype and op codes).
-// Latency: 2 cycles from both operands accepted to the result on m_axis (join register, ALU
-// into the output register); II = 1 for every dtype. Malformed input never hangs the unit:
+// Latency: 2 cycles from both operands accepted to the result on m_axis (join register, then
+// the ALU's own result register, which is m_axis_tdata); II = 1 for every dtype. Malformed input never hangs the unit:
 // - operands whose frames end on different beats: the result frame ends with the shorter one,
 //   carries tuser = 1, and the rest of the longer one is drained;
 // - tkeep that differs between operands, is not a run of whole elements from lane 0, or is not
@@ -35,7 +35,7 @@ module allreduce_reducer #(
     output wire                    s_axis_local_tready,
     input  wire                    s_axis_local_tlast,
 
-    output reg  [DATA_WIDTH-1:0]   m_axis_tdata,
+    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
     output reg  [DATA_WIDTH/8-1:0] m_axis_tkeep,
     output reg                     m_axis_tvalid,
     input  wire                    m_axis_tready,
@@ -45,8 +45,8 @@ module allreduce_reducer #(
 
     // Event outputs for counters, one cycle each
     output wire                    event_starved,
-    output reg  [7:0]              event_nan_elements,
-    output reg  [7:0]              event_overflow_elements,
+    output wire [7:0]              event_nan_elements,
+    output wire [7:0]              event_overflow_elements,
     output wire                    event_length_mismatch,
     output wire                    event_keep_error,
     output wire                    event_dropped_beat
@@ -123,33 +123,35 @@ assign event_keep_error = operands_taken && keep_bad;
 assign event_dropped_beat = (config_error || draining_incoming) && s_axis_incoming_tvalid
                             || (config_error || draining_local) && s_axis_local_tvalid;
 
-wire [DATA_WIDTH-1:0] alu_result;
 wire [KEEP_WIDTH-1:0] alu_nan, alu_overflow;
+wire                  result_loads = advance && joined_valid;
+// High for the one cycle after a result loads, so each beat's flags count once.
+reg                   result_fresh;
 
 reduce_alu #(.DATA_WIDTH(DATA_WIDTH)) alu_inst (
+    .clk(clk),
+    .enable(result_loads),
     .a(joined_incoming),
     .b(joined_local),
     .dtype(dtype),
     .op(op),
     .flush_subnormals(flush_subnormals),
-    .result(alu_result),
+    .result(m_axis_tdata),
     .nan_flags(alu_nan),
     .overflow_flags(alu_overflow)
 );
 
-always @(posedge clk) begin
-    event_nan_elements <= 8'd0;
-    event_overflow_elements <= 8'd0;
+assign event_nan_elements = result_fresh ? count_flags(alu_nan & m_axis_tkeep) : 8'd0;
+assign event_overflow_elements = result_fresh ? count_flags(alu_overflow & m_axis_tkeep) : 8'd0;
 
+always @(posedge clk) begin
+    result_fresh <= result_loads;
     if (advance) begin
         m_axis_tvalid <= joined_valid;
         if (joined_valid) begin
-            m_axis_tdata <= alu_result;
             m_axis_tkeep <= joined_keep;
             m_axis_tlast <= joined_last;
             m_axis_tuser <= joined_error;
-            event_nan_elements <= count_flags(alu_nan & joined_keep);
-            event_overflow_elements <= count_flags(alu_overflow & joined_keep);
         end
         joined_valid <= operands_taken;
         if (operands_taken) begin
@@ -179,8 +181,7 @@ always @(posedge clk) begin
         draining_local <= 1'b0;
         in_frame <= 1'b0;
         frame_error <= 1'b0;
-        event_nan_elements <= 8'd0;
-        event_overflow_elements <= 8'd0;
+        result_fresh <= 1'b0;
     end
 end
 

@@ -1,4 +1,4 @@
-// Every lane of a beat in one floating-point format: sum, maximum or minimum
+// Every lane of a beat in one floating-point format: sum, maximum or minimum; registered
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -15,6 +15,9 @@ module float_lanes #(
     // Lanes per beat
     parameter LANES = DATA_WIDTH / (1 + EXP_WIDTH + MAN_WIDTH)
 ) (
+    input  wire                  clk,
+    // Compute this cycle: only the unit the operation needs runs; outputs hold the last beat
+    input  wire                  enable,
     input  wire [DATA_WIDTH-1:0] a,
     input  wire [DATA_WIDTH-1:0] b,
     // 0 sum, 1 maximum, 2 minimum
@@ -41,6 +44,8 @@ generate
         wire sum_nan, sum_overflow, extreme_nan;
 
         fp_add #(.EXP_WIDTH(EXP_WIDTH), .MAN_WIDTH(MAN_WIDTH), .FINITE_ONLY(FINITE_ONLY)) add_inst (
+            .clk(clk),
+            .enable(enable && op == 2'd0),
             .a(a[lane*LANE_WIDTH +: LANE_WIDTH]),
             .b(b[lane*LANE_WIDTH +: LANE_WIDTH]),
             .flush_subnormals(flush_subnormals),
@@ -50,6 +55,8 @@ generate
         );
 
         fp_max_min #(.EXP_WIDTH(EXP_WIDTH), .MAN_WIDTH(MAN_WIDTH), .FINITE_ONLY(FINITE_ONLY)) extreme_inst (
+            .clk(clk),
+            .enable(enable && op != 2'd0),
             .a(a[lane*LANE_WIDTH +: LANE_WIDTH]),
             .b(b[lane*LANE_WIDTH +: LANE_WIDTH]),
             .select_max(op == 2'd1),

@@ -1,9 +1,11 @@
 // IEEE 754 addition for one lane of a binary floating-point format: round to nearest even,
-// subnormals kept (or flushed on request), canonical quiet NaN
+// subnormals kept (or flushed on request), canonical quiet NaN; the result is registered
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
+// The arithmetic is a function called in a clocked block under `enable`, so simulators compute
+// it only for beats that need it (a wide unit carries every format's lanes side by side).
 module fp_add #(
     // Exponent field width (8 for fp32 and bf16, 5 for fp16 and fp8 e5m2, 4 for fp8 e4m3)
     parameter EXP_WIDTH = 8,
@@ -13,6 +15,9 @@ module fp_add #(
     // (OCP fp8 e4m3fn): overflow then gives NaN, and the all-ones exponent holds finite values
     parameter FINITE_ONLY = 0
 ) (
+    input  wire                         clk,
+    // Compute this cycle: the outputs hold the last enabled result
+    input  wire                         enable,
     input  wire [EXP_WIDTH+MAN_WIDTH:0] a,
     input  wire [EXP_WIDTH+MAN_WIDTH:0] b,
     // Treat subnormal inputs as zero of the same sign and flush subnormal results to zero
@@ -67,101 +72,106 @@ function [E_WIDTH-1:0] leading_zeros(input [EXT_WIDTH-1:0] value);
     end
 endfunction
 
-reg                   a_sign, b_sign, big_sign, small_sign, subtract;
-reg [EXP_WIDTH-1:0]   a_exp, b_exp;
-reg [MAN_WIDTH-1:0]   a_man, b_man;
-reg [E_WIDTH-1:0]     a_e, b_e, big_e, small_e, shift, normalise_shift, exponent;
-reg [SIG_WIDTH-1:0]   a_sig, b_sig, big_sig, small_sig;
-reg [EXT_WIDTH-1:0]   small_aligned, normalised;
-reg [EXT_WIDTH:0]     raw;
-reg [SIG_WIDTH:0]     rounded;
-reg [MAN_WIDTH-1:0]   mantissa;
-reg [EXP_WIDTH-1:0]   exponent_field;
-reg                   sticky, round_up, result_sign;
-integer               bit_index;
+// Returns {nan, overflow, sum} for left + right.
+function [WIDTH+1:0] add(input [WIDTH-1:0] left, input [WIDTH-1:0] right, input flush);
+    reg                   a_sign, b_sign, big_sign, small_sign, subtract;
+    reg [EXP_WIDTH-1:0]   a_exp, b_exp;
+    reg [MAN_WIDTH-1:0]   a_man, b_man;
+    reg [E_WIDTH-1:0]     a_e, b_e, big_e, small_e, shift, normalise_shift, exponent;
+    reg [SIG_WIDTH-1:0]   a_sig, b_sig, big_sig, small_sig;
+    reg [EXT_WIDTH-1:0]   small_aligned, normalised;
+    reg [EXT_WIDTH:0]     raw;
+    reg [SIG_WIDTH:0]     rounded;
+    reg [MAN_WIDTH-1:0]   mantissa;
+    reg [EXP_WIDTH-1:0]   exponent_field;
+    reg                   sticky, round_up, result_sign;
+    reg [WIDTH-1:0]       result;
+    reg                   result_nan, result_overflow;
+    begin
+        // Unpack; a subnormal has no hidden bit and the exponent of the smallest normal.
+        {a_sign, a_exp, a_man} = left;
+        {b_sign, b_exp, b_man} = right;
+        if (flush && a_exp == 0) a_man = 0;
+        if (flush && b_exp == 0) b_man = 0;
+        a_sig = {a_exp != 0, a_man};
+        b_sig = {b_exp != 0, b_man};
+        a_e = a_exp == 0 ? {{E_WIDTH-1{1'b0}}, 1'b1} : {2'b00, a_exp};
+        b_e = b_exp == 0 ? {{E_WIDTH-1{1'b0}}, 1'b1} : {2'b00, b_exp};
 
-always @* begin
-    // Unpack; a subnormal has no hidden bit and the exponent of the smallest normal.
-    {a_sign, a_exp, a_man} = a;
-    {b_sign, b_exp, b_man} = b;
-    if (flush_subnormals && a_exp == 0) a_man = 0;
-    if (flush_subnormals && b_exp == 0) b_man = 0;
-    a_sig = {a_exp != 0, a_man};
-    b_sig = {b_exp != 0, b_man};
-    a_e = a_exp == 0 ? {{E_WIDTH-1{1'b0}}, 1'b1} : {2'b00, a_exp};
-    b_e = b_exp == 0 ? {{E_WIDTH-1{1'b0}}, 1'b1} : {2'b00, b_exp};
-
-    // Larger magnitude first, so that a subtraction never goes negative.
-    if ({a_exp, a_man} >= {b_exp, b_man}) begin
-        {big_sign, big_e, big_sig, small_sign, small_e, small_sig} = {a_sign, a_e, a_sig, b_sign, b_e, b_sig};
-    end else begin
-        {big_sign, big_e, big_sig, small_sign, small_e, small_sig} = {b_sign, b_e, b_sig, a_sign, a_e, a_sig};
-    end
-    subtract = big_sign ^ small_sign;
-
-    // Align the smaller operand; every bit shifted out below the round bit folds into sticky.
-    shift = big_e - small_e;
-    sticky = 1'b0;
-    small_aligned = {small_sig, 3'b000};
-    for (bit_index = 0; bit_index < EXT_WIDTH; bit_index = bit_index + 1) begin
-        if (bit_index < shift) begin
-            sticky = sticky | small_aligned[0];
-            small_aligned = small_aligned >> 1;
+        // Larger magnitude first, so that a subtraction never goes negative.
+        if ({a_exp, a_man} >= {b_exp, b_man}) begin
+            {big_sign, big_e, big_sig, small_sign, small_e, small_sig} = {a_sign, a_e, a_sig, b_sign, b_e, b_sig};
+        end else begin
+            {big_sign, big_e, big_sig, small_sign, small_e, small_sig} = {b_sign, b_e, b_sig, a_sign, a_e, a_sig};
         end
-    end
-    if (shift >= EXT_WIDTH) begin
-        sticky = small_sig != 0;
-        small_aligned = 0;
-    end
-    small_aligned[0] = small_aligned[0] | sticky;
+        subtract = big_sign ^ small_sign;
 
-    raw = subtract ? {1'b0, big_sig, 3'b000} - {1'b0, small_aligned} : {1'b0, big_sig, 3'b000} + {1'b0, small_aligned};
+        // Align the smaller operand; every bit shifted out below the round bit folds into sticky.
+        shift = big_e - small_e;
+        if (shift >= EXT_WIDTH) begin
+            sticky = small_sig != 0;
+            small_aligned = {EXT_WIDTH{1'b0}};
+        end else begin
+            sticky = ({small_sig, 3'b000} & ~({EXT_WIDTH{1'b1}} << shift)) != 0;
+            small_aligned = {small_sig, 3'b000} >> shift;
+        end
+        small_aligned[0] = small_aligned[0] | sticky;
 
-    // Normalise: a carry shifts right once; cancellation shifts left, but never below the
-    // smallest normal exponent (the result is then subnormal).
-    exponent = big_e;
-    normalise_shift = {E_WIDTH{1'b0}};
-    if (raw[EXT_WIDTH]) begin
-        normalised = {raw[EXT_WIDTH:2], raw[1] | raw[0]};
-        exponent = exponent + 1;
-    end else begin
-        normalise_shift = leading_zeros(raw[EXT_WIDTH-1:0]);
-        if (normalise_shift > exponent - 1) normalise_shift = exponent - 1;
-        normalised = raw[EXT_WIDTH-1:0] << normalise_shift;
-        exponent = exponent - normalise_shift;
+        raw = subtract ? {1'b0, big_sig, 3'b000} - {1'b0, small_aligned} : {1'b0, big_sig, 3'b000} + {1'b0, small_aligned};
+
+        // Normalise: a carry shifts right once; cancellation shifts left, but never below the
+        // smallest normal exponent (the result is then subnormal).
+        exponent = big_e;
+        normalise_shift = {E_WIDTH{1'b0}};
+        if (raw[EXT_WIDTH]) begin
+            normalised = {raw[EXT_WIDTH:2], raw[1] | raw[0]};
+            exponent = exponent + 1;
+        end else begin
+            normalise_shift = leading_zeros(raw[EXT_WIDTH-1:0]);
+            if (normalise_shift > exponent - 1) normalise_shift = exponent - 1;
+            normalised = raw[EXT_WIDTH-1:0] << normalise_shift;
+            exponent = exponent - normalise_shift;
+        end
+
+        // Round to nearest, ties to even.
+        round_up = normalised[2] && (normalised[1] || normalised[0] || normalised[3]);
+        rounded = {1'b0, normalised[EXT_WIDTH-1:3]} + {{SIG_WIDTH{1'b0}}, round_up};
+        if (rounded[SIG_WIDTH]) begin
+            rounded = rounded >> 1;
+            exponent = exponent + 1;
+        end
+        mantissa = rounded[MAN_WIDTH-1:0];
+        exponent_field = rounded[SIG_WIDTH-1] ? exponent[EXP_WIDTH-1:0] : {EXP_WIDTH{1'b0}};
+        // An exact zero from opposite signs is +0 under round to nearest; -0 + -0 stays -0.
+        result_sign = (raw == 0 && subtract) ? 1'b0 : big_sign;
+
+        result_nan = 1'b0;
+        result_overflow = 1'b0;
+        if (FINITE_ONLY ? (exponent > E_MAX || (exponent == E_MAX && mantissa == MAN_ALL_ONES)) : exponent >= E_MAX) begin
+            result_overflow = 1'b1;
+            result = FINITE_ONLY ? CANONICAL_NAN : {result_sign, EXP_ALL_ONES, {MAN_WIDTH{1'b0}}};
+            result_nan = FINITE_ONLY;
+        end else if (flush && exponent_field == 0) begin
+            result = {result_sign, {EXP_WIDTH+MAN_WIDTH{1'b0}}};
+        end else begin
+            result = {result_sign, exponent_field, mantissa};
+        end
+
+        if (is_nan(left[WIDTH-2:0]) || is_nan(right[WIDTH-2:0]) || (is_inf(left[WIDTH-2:0]) && is_inf(right[WIDTH-2:0]) && a_sign != b_sign)) begin
+            result = CANONICAL_NAN;
+            result_nan = 1'b1;
+            result_overflow = 1'b0;
+        end else if (is_inf(left[WIDTH-2:0]) || is_inf(right[WIDTH-2:0])) begin
+            result = is_inf(left[WIDTH-2:0]) ? left : right;
+            result_overflow = 1'b0;
+        end
+        add = {result_nan, result_overflow, result};
     end
+endfunction
 
-    // Round to nearest, ties to even.
-    round_up = normalised[2] && (normalised[1] || normalised[0] || normalised[3]);
-    rounded = {1'b0, normalised[EXT_WIDTH-1:3]} + {{SIG_WIDTH{1'b0}}, round_up};
-    if (rounded[SIG_WIDTH]) begin
-        rounded = rounded >> 1;
-        exponent = exponent + 1;
-    end
-    mantissa = rounded[MAN_WIDTH-1:0];
-    exponent_field = rounded[SIG_WIDTH-1] ? exponent[EXP_WIDTH-1:0] : {EXP_WIDTH{1'b0}};
-    // An exact zero from opposite signs is +0 under round to nearest; -0 + -0 stays -0.
-    result_sign = (raw == 0 && subtract) ? 1'b0 : big_sign;
-
-    nan = 1'b0;
-    overflow = 1'b0;
-    if (FINITE_ONLY ? (exponent > E_MAX || (exponent == E_MAX && mantissa == MAN_ALL_ONES)) : exponent >= E_MAX) begin
-        overflow = 1'b1;
-        sum = FINITE_ONLY ? CANONICAL_NAN : {result_sign, EXP_ALL_ONES, {MAN_WIDTH{1'b0}}};
-        nan = FINITE_ONLY;
-    end else if (flush_subnormals && exponent_field == 0) begin
-        sum = {result_sign, {EXP_WIDTH+MAN_WIDTH{1'b0}}};
-    end else begin
-        sum = {result_sign, exponent_field, mantissa};
-    end
-
-    if (is_nan(a[WIDTH-2:0]) || is_nan(b[WIDTH-2:0]) || (is_inf(a[WIDTH-2:0]) && is_inf(b[WIDTH-2:0]) && a_sign != b_sign)) begin
-        sum = CANONICAL_NAN;
-        nan = 1'b1;
-        overflow = 1'b0;
-    end else if (is_inf(a[WIDTH-2:0]) || is_inf(b[WIDTH-2:0])) begin
-        sum = is_inf(a[WIDTH-2:0]) ? a : b;
-        overflow = 1'b0;
+always @(posedge clk) begin
+    if (enable) begin
+        {nan, overflow, sum} <= add(a, b, flush_subnormals);
     end
 end
 

@@ -1,4 +1,4 @@
-// IEEE 754-2019 maximum / minimum for one lane: NaN propagates (canonical), -0 < +0
+// IEEE 754-2019 maximum / minimum for one lane: NaN propagates (canonical), -0 < +0; registered
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -11,6 +11,9 @@ module fp_max_min #(
     // 1 for formats whose only NaN has every exponent and mantissa bit set (fp8 e4m3fn)
     parameter FINITE_ONLY = 0
 ) (
+    input  wire                         clk,
+    // Compute this cycle (see fp_add): the outputs hold the last enabled result
+    input  wire                         enable,
     input  wire [EXP_WIDTH+MAN_WIDTH:0] a,
     input  wire [EXP_WIDTH+MAN_WIDTH:0] b,
     // 1: maximum, 0: minimum
@@ -32,7 +35,6 @@ function is_nan(input [WIDTH-2:0] magnitude);
                          : (magnitude[WIDTH-2:MAN_WIDTH] == EXP_ALL_ONES && magnitude[MAN_WIDTH-1:0] != 0);
 endfunction
 
-// Every signal a function reads is an argument: @* and continuous assignments only watch those.
 function [WIDTH-1:0] flushed(input [WIDTH-1:0] value, input flush);
     flushed = (flush && value[WIDTH-2:MAN_WIDTH] == 0) ? {value[WIDTH-1], {WIDTH-1{1'b0}}} : value;
 endfunction
@@ -42,15 +44,24 @@ function [WIDTH-1:0] order_key(input [WIDTH-1:0] value);
     order_key = value[WIDTH-1] ? ~value : {1'b1, value[WIDTH-2:0]};
 endfunction
 
-reg [WIDTH-1:0] a_value, b_value;
-reg             a_first;
+// Returns {nan, result}.
+function [WIDTH:0] extreme(input [WIDTH-1:0] left, input [WIDTH-1:0] right, input pick_max, input flush);
+    reg [WIDTH-1:0] left_value, right_value;
+    reg             left_wins, either_nan;
+    begin
+        left_value = flushed(left, flush);
+        right_value = flushed(right, flush);
+        left_wins = pick_max ? order_key(left_value) >= order_key(right_value)
+                             : order_key(left_value) <= order_key(right_value);
+        either_nan = is_nan(left[WIDTH-2:0]) || is_nan(right[WIDTH-2:0]);
+        extreme = {either_nan, either_nan ? CANONICAL_NAN : (left_wins ? left_value : right_value)};
+    end
+endfunction
 
-always @* begin
-    a_value = flushed(a, flush_subnormals);
-    b_value = flushed(b, flush_subnormals);
-    a_first = select_max ? order_key(a_value) >= order_key(b_value) : order_key(a_value) <= order_key(b_value);
-    nan = is_nan(a[WIDTH-2:0]) || is_nan(b[WIDTH-2:0]);
-    result = nan ? CANONICAL_NAN : (a_first ? a_value : b_value);
+always @(posedge clk) begin
+    if (enable) begin
+        {nan, result} <= extreme(a, b, select_max, flush_subnormals);
+    end
 end
 
 endmodule

@@ -1,4 +1,4 @@
-// Every lane of a beat as two's-complement integers: wrapping sum, signed maximum or minimum
+// Every lane of a beat as two's-complement integers: wrapping sum, signed maximum or minimum; registered
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -9,6 +9,9 @@ module int_lanes #(
     // Width of one integer
     parameter LANE_WIDTH = 32
 ) (
+    input  wire                  clk,
+    // Compute this cycle (see fp_add): the result holds the last enabled beat
+    input  wire                  enable,
     input  wire [DATA_WIDTH-1:0] a,
     input  wire [DATA_WIDTH-1:0] b,
     // 0 sum, 1 maximum, 2 minimum
@@ -29,10 +32,15 @@ generate
         wire signed [LANE_WIDTH-1:0] a_value = a[lane*LANE_WIDTH +: LANE_WIDTH];
         wire signed [LANE_WIDTH-1:0] b_value = b[lane*LANE_WIDTH +: LANE_WIDTH];
         wire a_greater = a_value > b_value;
-        assign result[lane*LANE_WIDTH +: LANE_WIDTH] =
-            op == 2'd0 ? a_value + b_value :
-            op == 2'd1 ? (a_greater ? a_value : b_value) :
-                         (a_greater ? b_value : a_value);
+        reg [LANE_WIDTH-1:0] lane_result;
+        always @(posedge clk) begin
+            if (enable) begin
+                lane_result <= op == 2'd0 ? a_value + b_value :
+                               op == 2'd1 ? (a_greater ? a_value : b_value) :
+                                            (a_greater ? b_value : a_value);
+            end
+        end
+        assign result[lane*LANE_WIDTH +: LANE_WIDTH] = lane_result;
     end
 endgenerate
 

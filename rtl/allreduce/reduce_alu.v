@@ -1,4 +1,4 @@
-// Element-wise reduction of one beat: every lane of the selected data type, one operation
+// Element-wise reduction of one beat: every lane of the selected data type, one operation, registered
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -11,6 +11,9 @@ module reduce_alu #(
     // Width of a beat in bits (a multiple of 32)
     parameter DATA_WIDTH = 512
 ) (
+    input  wire                    clk,
+    // Compute a beat this cycle; results appear after the edge and hold until the next one
+    input  wire                    enable,
     input  wire [DATA_WIDTH-1:0]   a,
     input  wire [DATA_WIDTH-1:0]   b,
     input  wire [2:0]              dtype,
@@ -33,41 +36,31 @@ initial begin
     end
 end
 
-// The units of the types not selected see constant zeros, so an event-driven simulator does
-// not re-evaluate them on every beat.
-wire [2*DATA_WIDTH-1:0] operands = {a, b};
-wire [2*DATA_WIDTH-1:0] fp32_in = dtype == DTYPE_FP32 ? operands : {2*DATA_WIDTH{1'b0}};
-wire [2*DATA_WIDTH-1:0] fp16_in = dtype == DTYPE_FP16 ? operands : {2*DATA_WIDTH{1'b0}};
-wire [2*DATA_WIDTH-1:0] bf16_in = dtype == DTYPE_BF16 ? operands : {2*DATA_WIDTH{1'b0}};
-wire [2*DATA_WIDTH-1:0] e4m3_in = dtype == DTYPE_E4M3 ? operands : {2*DATA_WIDTH{1'b0}};
-wire [2*DATA_WIDTH-1:0] e5m2_in = dtype == DTYPE_E5M2 ? operands : {2*DATA_WIDTH{1'b0}};
-wire [2*DATA_WIDTH-1:0] int32_in = dtype == DTYPE_INT32 ? operands : {2*DATA_WIDTH{1'b0}};
-wire [2*DATA_WIDTH-1:0] int8_in = dtype == DTYPE_INT8 ? operands : {2*DATA_WIDTH{1'b0}};
-
+// Only the selected type's lanes compute, and only on enabled beats.
 wire [DATA_WIDTH-1:0] fp32_result, fp16_result, bf16_result, e4m3_result, e5m2_result, int32_result, int8_result;
 wire [BYTES/4-1:0] fp32_nan, fp32_overflow;
 wire [BYTES/2-1:0] fp16_nan, fp16_overflow, bf16_nan, bf16_overflow;
 wire [BYTES-1:0]   e4m3_nan, e4m3_overflow, e5m2_nan, e5m2_overflow;
 
 float_lanes #(.DATA_WIDTH(DATA_WIDTH), .EXP_WIDTH(8), .MAN_WIDTH(23)) fp32_inst (
-    .a(fp32_in[DATA_WIDTH +: DATA_WIDTH]), .b(fp32_in[0 +: DATA_WIDTH]), .op(op),
+    .clk(clk), .enable(enable && dtype == DTYPE_FP32), .a(a), .b(b), .op(op),
     .flush_subnormals(flush_subnormals), .result(fp32_result), .nan(fp32_nan), .overflow(fp32_overflow));
 float_lanes #(.DATA_WIDTH(DATA_WIDTH), .EXP_WIDTH(5), .MAN_WIDTH(10)) fp16_inst (
-    .a(fp16_in[DATA_WIDTH +: DATA_WIDTH]), .b(fp16_in[0 +: DATA_WIDTH]), .op(op),
+    .clk(clk), .enable(enable && dtype == DTYPE_FP16), .a(a), .b(b), .op(op),
     .flush_subnormals(flush_subnormals), .result(fp16_result), .nan(fp16_nan), .overflow(fp16_overflow));
 float_lanes #(.DATA_WIDTH(DATA_WIDTH), .EXP_WIDTH(8), .MAN_WIDTH(7)) bf16_inst (
-    .a(bf16_in[DATA_WIDTH +: DATA_WIDTH]), .b(bf16_in[0 +: DATA_WIDTH]), .op(op),
+    .clk(clk), .enable(enable && dtype == DTYPE_BF16), .a(a), .b(b), .op(op),
     .flush_subnormals(flush_subnormals), .result(bf16_result), .nan(bf16_nan), .overflow(bf16_overflow));
 float_lanes #(.DATA_WIDTH(DATA_WIDTH), .EXP_WIDTH(4), .MAN_WIDTH(3), .FINITE_ONLY(1)) e4m3_inst (
-    .a(e4m3_in[DATA_WIDTH +: DATA_WIDTH]), .b(e4m3_in[0 +: DATA_WIDTH]), .op(op),
+    .clk(clk), .enable(enable && dtype == DTYPE_E4M3), .a(a), .b(b), .op(op),
     .flush_subnormals(flush_subnormals), .result(e4m3_result), .nan(e4m3_nan), .overflow(e4m3_overflow));
 float_lanes #(.DATA_WIDTH(DATA_WIDTH), .EXP_WIDTH(5), .MAN_WIDTH(2)) e5m2_inst (
-    .a(e5m2_in[DATA_WIDTH +: DATA_WIDTH]), .b(e5m2_in[0 +: DATA_WIDTH]), .op(op),
+    .clk(clk), .enable(enable && dtype == DTYPE_E5M2), .a(a), .b(b), .op(op),
     .flush_subnormals(flush_subnormals), .result(e5m2_result), .nan(e5m2_nan), .overflow(e5m2_overflow));
 int_lanes #(.DATA_WIDTH(DATA_WIDTH), .LANE_WIDTH(32)) int32_inst (
-    .a(int32_in[DATA_WIDTH +: DATA_WIDTH]), .b(int32_in[0 +: DATA_WIDTH]), .op(op), .result(int32_result));
+    .clk(clk), .enable(enable && dtype == DTYPE_INT32), .a(a), .b(b), .op(op), .result(int32_result));
 int_lanes #(.DATA_WIDTH(DATA_WIDTH), .LANE_WIDTH(8)) int8_inst (
-    .a(int8_in[DATA_WIDTH +: DATA_WIDTH]), .b(int8_in[0 +: DATA_WIDTH]), .op(op), .result(int8_result));
+    .clk(clk), .enable(enable && dtype == DTYPE_INT8), .a(a), .b(b), .op(op), .result(int8_result));
 
 integer index;
 
