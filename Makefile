@@ -15,7 +15,7 @@ TESTCASE ?=
 PARAMS ?=
 JOBS ?= 2
 
-.PHONY: help sim test list lint regs regs-check waves-check waves-update venv clean
+.PHONY: help sim test list lint regs regs-check waves-check waves-update reduce venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -26,6 +26,8 @@ help:
 	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL"
 	@echo "make waves-check         compare waveform scenarios with their goldens on every simulator installed"
 	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
+	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1]"
+	@echo "                         all-reduce your tensors (one per rank) through the RTL ring"
 	@echo "make clean               remove builds and results (keeps .venv)"
 
 $(VENV_STAMP): requirements.lock pyproject.toml
@@ -67,6 +69,16 @@ waves-check: $(VENV_STAMP)
 
 waves-update: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.sim.cli waves-update
+
+INPUTS ?=
+DTYPE ?=
+OP ?= sum
+OUT ?= results/reduce/out.npy
+FLUSH ?= 0
+
+reduce: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.sim.cli reduce --inputs $(INPUTS) --dtype '$(DTYPE)' --op '$(OP)' --out '$(OUT)' \
+		--sim $(SIM) $(if $(filter 1 yes true,$(FLUSH)),--flush)
 
 clean:
 	rm -rf sim_build results .pytest_cache

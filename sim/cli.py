@@ -98,6 +98,24 @@ def _waves_update(_arguments) -> int:
     return 0
 
 
+def _reduce(arguments) -> int:
+    from dpuv.sim import reduce_job
+
+    try:
+        toolchain.find(arguments.sim)
+        report = reduce_job.run(arguments.inputs, arguments.dtype, arguments.op, arguments.out,
+                                arguments.flush, arguments.sim)
+    except (reduce_job.JobError, toolchain.ToolchainError) as error:
+        raise SystemExit(f"error: {error}") from None
+    print(f"{report['ranks']} ranks, {report['elements']} {report['dtype']} elements, op {report['op']}: "
+          f"{report['collective_cycles']} cycles, busbw {report['busbw_gbytes_per_s_at_250mhz']} GB/s "
+          f"({report['busbw_share_of_link']:.1%} of the link)")
+    print(f"NaN results: {sum(rank['nan_elements'] for rank in report['ranks_counters'][:1])}, "
+          f"differences from the numpy model: {report['mismatches_against_model']}")
+    print(f"wrote {report['output']} and {arguments.out.removesuffix('.npy')}.json")
+    return 0
+
+
 def _list(_arguments) -> int:
     for bench in benches.BENCHES:
         sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
@@ -130,6 +148,15 @@ def main(argv: list[str] | None = None) -> int:
                                     help="simulator to check (repeatable); default every one installed")
     waves_check_parser.set_defaults(handler=_waves_check)
     commands.add_parser("waves-update", help="re-record the waveform goldens").set_defaults(handler=_waves_update)
+
+    reduce_parser = commands.add_parser("reduce", help="all-reduce your .npy tensors through the RTL ring")
+    reduce_parser.add_argument("--inputs", nargs="+", required=True, help="one .npy per rank")
+    reduce_parser.add_argument("--dtype", required=True)
+    reduce_parser.add_argument("--op", default="sum")
+    reduce_parser.add_argument("--out", required=True)
+    reduce_parser.add_argument("--flush", action="store_true", help="flush subnormals to zero")
+    reduce_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    reduce_parser.set_defaults(handler=_reduce)
 
     commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
     commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(

@@ -147,10 +147,12 @@ def run(
     testcase: str | None = None,
     quiet: bool = True,
     record: bool = True,
+    environment: dict[str, str] | None = None,
 ) -> RunResult:
     """Build if needed, run the bench's cocotb tests, and collect outcomes; never raises on a
     failing test. quiet sends the simulator's output to a log file instead of the console; record
-    keeps the run out of the session summary when False (runs that are meant to fail)."""
+    keeps the run out of the session summary when False (runs that are meant to fail);
+    environment passes extra variables to the cocotb test (a job description, say)."""
     simulator = toolchain.find(simulator_name)
     toolchain.activate(simulator)
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
@@ -225,7 +227,7 @@ def run(
             log_file=results_dir / "sim.log" if quiet else None,
             # cocotbext-axi still uses cocotb 1.x spellings; their deprecation warnings are noise here.
             extra_env={"DPUV_PERF_FILE": str(result.perf_file), "DPUV_BENCH": bench.name,
-                       "PYTHONWARNINGS": "ignore::DeprecationWarning"},
+                       "PYTHONWARNINGS": "ignore::DeprecationWarning", **(environment or {})},
         )
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:
         result.error = f"simulator exited abnormally ({error}); log: {results_dir / 'sim.log'}"
