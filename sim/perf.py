@@ -89,9 +89,11 @@ def record(figure: Figure) -> None:
     path = os.environ.get("DPUV_PERF_FILE")
     if not path:
         return
-    figures = json.loads(Path(path).read_text()) if Path(path).exists() else []
+    perf_file = Path(path)
+    figures = json.loads(perf_file.read_text()) if perf_file.exists() else []
     figures.append(asdict(figure))
-    Path(path).write_text(json.dumps(figures, indent=2))
+    perf_file.parent.mkdir(parents=True, exist_ok=True)
+    perf_file.write_text(json.dumps(figures, indent=2))
 
 
 def format_table(figures: list[dict]) -> str:

@@ -3,11 +3,13 @@
 import random
 import zlib
 
+import numpy as np
 import pytest
 
 from dpuv.models.crc32 import crc32, reflect
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
 from dpuv.models.perf_counters import CycleInputs, PerfCountersModel
+from dpuv.models.reduction import CANONICAL_NAN, DTYPES as REDUCTION_TYPES, chunk_bounds, combine, ring_allreduce
 from dpuv.models.round_robin import RoundRobin, frame_order
 
 
@@ -74,3 +76,77 @@ def test_perf_model_counts_unpaired_stop_and_queue_overflow_as_errors():
         snapshot = model.step(inputs)
     assert snapshot["latency_errors"] == 2
     assert snapshot["latency_count"] == 0 and snapshot["latency_min"] == 0xFFFFFFFF
+
+
+# --- reduction model: spot values worked out by hand from IEEE 754 and the OCP fp8 rules ---
+
+
+def bits(values, dtype_name):
+    info = REDUCTION_TYPES[dtype_name]
+    return np.array(values, dtype=np.float32).astype(info.numpy_type).view(info.unsigned)
+
+
+def test_fp32_sum_is_numpy_float32_addition():
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal(1000).astype(np.float32), rng.standard_normal(1000).astype(np.float32)
+    assert np.array_equal(combine(a.view(np.uint32), b.view(np.uint32), "fp32", "sum"), (a + b).view(np.uint32))
+
+
+def test_bf16_ties_round_to_even():
+    # 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: even (1.0) wins; from 1 + 2^-7 it rounds up.
+    assert combine(bits([1.0], "bf16"), bits([2.0 ** -8], "bf16"), "bf16", "sum")[0] == 0x3F80
+    assert combine(bits([1.0 + 2.0 ** -7], "bf16"), bits([2.0 ** -8], "bf16"), "bf16", "sum")[0] == 0x3F82
+
+
+def test_fp8_overflow_rules():
+    assert combine(bits([448.0], "fp8_e4m3"), bits([448.0], "fp8_e4m3"), "fp8_e4m3", "sum")[0] == 0x7F
+    assert combine(bits([57344.0], "fp8_e5m2"), bits([57344.0], "fp8_e5m2"), "fp8_e5m2", "sum")[0] == 0x7C
+
+
+def test_nan_is_canonical_and_propagates_through_max():
+    nan_in = np.array([0xFFC12345], dtype=np.uint32)
+    assert combine(nan_in, bits([1.0], "fp32"), "fp32", "sum")[0] == CANONICAL_NAN["fp32"]
+    assert combine(bits([1.0], "fp32"), nan_in, "fp32", "max")[0] == CANONICAL_NAN["fp32"]
+    assert combine(bits([np.inf], "fp32"), bits([-np.inf], "fp32"), "fp32", "sum")[0] == CANONICAL_NAN["fp32"]
+
+
+def test_signed_zeros():
+    plus, minus = bits([0.0], "fp32"), bits([-0.0], "fp32")
+    assert combine(minus, minus, "fp32", "sum")[0] == 0x80000000
+    assert combine(minus, plus, "fp32", "sum")[0] == 0
+    assert combine(minus, plus, "fp32", "max")[0] == 0 and combine(plus, minus, "fp32", "max")[0] == 0
+    assert combine(minus, plus, "fp32", "min")[0] == 0x80000000 and combine(plus, minus, "fp32", "min")[0] == 0x80000000
+
+
+def test_flush_mode_reads_subnormals_as_zero():
+    tiny = np.array([1], dtype=np.uint32)  # the smallest fp32 subnormal
+    assert combine(tiny, tiny, "fp32", "sum")[0] == 2
+    assert combine(tiny, tiny, "fp32", "sum", flush=True)[0] == 0
+
+
+def test_integer_sums_wrap():
+    assert combine(np.array([0x7FFFFFFF], np.uint32), np.array([1], np.uint32), "int32", "sum")[0] == 0x80000000
+    assert combine(np.array([0x80], np.uint8), np.array([0x7F], np.uint8), "int8", "max")[0] == 0x7F
+
+
+def test_chunks_cover_the_vector_in_whole_beats():
+    for elements, ranks, lanes in [(100, 3, 16), (5, 8, 4), (1, 2, 64), (4096, 5, 16)]:
+        bounds = chunk_bounds(elements, ranks, lanes)
+        assert bounds[0][0] == 0 and bounds[-1][1] == elements
+        assert all(end == start for (_, end), (start, _) in zip(bounds, bounds[1:]))
+        assert all(start % lanes == 0 for start, _ in bounds if start < elements)
+
+
+def test_ring_order_is_the_schedules_not_numpys():
+    rng = np.random.default_rng(5)
+    vectors = [rng.standard_normal(64).astype(np.float32) for _ in range(5)]
+    result = ring_allreduce([v.view(np.uint32) for v in vectors], "fp32", "sum", beat_bits=128)
+    by_hand = np.empty(64, dtype=np.float32)
+    for chunk, (start, end) in enumerate(chunk_bounds(64, 5, 4)):
+        partial = vectors[chunk][start:end].copy()
+        for hop in range(1, 5):
+            partial = (partial + vectors[(chunk + hop) % 5][start:end]).astype(np.float32)
+        by_hand[start:end] = partial
+    assert np.array_equal(result, by_hand.view(np.uint32))
+    rank_zero_first = np.sum(np.stack(vectors), axis=0, dtype=np.float32)
+    assert not np.array_equal(result, rank_zero_first.view(np.uint32)), "the order should matter for random fp32"

@@ -5,20 +5,25 @@ touched and the mutant builds in its own folder.
 """
 
 import shutil
+from pathlib import Path
 
 import pytest
 
 from dpuv.sim import benches, runner, toolchain
 
-COMMON = benches.PROJECT_ROOT / "rtl" / "common"
+RTL = benches.PROJECT_ROOT / "rtl"
 
 MUTATIONS = [
-    pytest.param("axis_skid_buffer", "axis_skid_buffer.v", "skid_valid <= 1'b1;", "",
+    pytest.param("axis_skid_buffer", "common/axis_skid_buffer.v", "skid_valid <= 1'b1;", "",
                  "frames_arrive_intact", id="skid-buffer-loses-the-beat-it-should-catch"),
-    pytest.param("crc32", "crc32.v", "32'hEDB88320", "32'hEDB88321",
+    pytest.param("crc32", "common/crc32.v", "32'hEDB88320", "32'hEDB88321",
                  "known_answer", id="crc-polynomial-off-by-one-bit"),
-    pytest.param("axis_arb_mux", "rr_arbiter.v", "last_granted <= grant_index;", "",
+    pytest.param("axis_arb_mux", "common/rr_arbiter.v", "last_granted <= grant_index;", "",
                  "saturated_inputs_take_round_robin_turns", id="arbiter-forgets-who-went-last"),
+    pytest.param("allreduce_reducer", "allreduce/fp_add.v",
+                 "round_up = normalised[2] && (normalised[1] || normalised[0] || normalised[3]);",
+                 "round_up = normalised[2];",
+                 "matches_model/dtype=bf16/op=sum", id="adder-rounds-ties-away-from-even"),
 ]
 
 
@@ -30,15 +35,16 @@ def test_mutant_is_caught(bench_name, file_name, original, replacement, testcase
         toolchain.find(simulator)
     except toolchain.ToolchainError as error:
         pytest.skip(str(error))
-    mutant_dir = tmp_path / "common"
-    shutil.copytree(COMMON, mutant_dir)
-    target = mutant_dir / file_name
+    mutant_rtl = tmp_path / "rtl"
+    shutil.copytree(RTL, mutant_rtl)
+    target = mutant_rtl / file_name
     text = target.read_text()
     assert text.count(original) == 1, f"the mutation site {original!r} must occur once in {file_name}"
     target.write_text(text.replace(original, replacement))
 
     bench = benches.find(bench_name)
-    mutant = bench.built_from((str(mutant_dir / "common.f"),), f"mutant-{file_name.removesuffix('.v')}-{testcase}")
+    file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) for file_list in bench.file_lists)
+    mutant = bench.built_from(file_lists, f"mutant-{Path(file_name).stem}-{testcase.split('/')[0]}")
     result = runner.run(mutant, bench.parameter_sets[0], simulator, seed=1, testcase=testcase, record=False)
     assert result.outcomes, f"the mutant did not run: {result.failure_report()}"
     assert not result.passed, f"{testcase} passed against a broken {file_name} on {simulator}"

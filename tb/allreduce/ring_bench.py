@@ -1,5 +1,6 @@
-"""The testbench of the simulated ring (allreduce_ring): clock, register bus, and the host ports
-that load every rank's buffer and read it back."""
+"""The testbench of the simulated ring (allreduce_ring): clock, register bus, and two ways to fill
+every rank's buffer and read it back: the host ports, one beat per clock as a DMA engine would,
+or a backdoor straight into the buffer memories (no clock time) for megabyte runs."""
 
 import numpy as np
 from cocotb.triggers import FallingEdge
@@ -31,10 +32,20 @@ class RingTB:
     def lanes(self, dtype: str) -> int:
         return DTYPES[dtype].lanes(8 * self.beat_bytes)
 
-    async def load(self, vectors: list[np.ndarray]) -> None:
-        """Write each rank's vector into its buffer through the host ports, one beat per cycle."""
+    def _memory(self, rank: int):
+        return self.dut.ranks[rank].rank_inst.buffer_inst.memory
+
+    async def load(self, vectors: list[np.ndarray], backdoor: bool = False) -> None:
+        """Write each rank's vector into its buffer."""
         raw = [vector.tobytes() for vector in vectors]
         beats = -(-len(raw[0]) // self.beat_bytes)
+        if backdoor:
+            for rank, data in enumerate(raw):
+                memory = self._memory(rank)
+                padded = data.ljust(beats * self.beat_bytes, b"\0")
+                for beat in range(beats):
+                    memory[beat].value = int.from_bytes(padded[beat * self.beat_bytes:(beat + 1) * self.beat_bytes], "little")
+            return
         await FallingEdge(self.dut.clk)
         for beat in range(beats):
             word = 0
@@ -47,11 +58,17 @@ class RingTB:
             await FallingEdge(self.dut.clk)
         self.dut.host_write_enable.value = 0
 
-    async def unload(self, elements: int, dtype: str) -> list[np.ndarray]:
+    async def unload(self, elements: int, dtype: str, backdoor: bool = False) -> list[np.ndarray]:
         """Read every rank's first `elements` elements back."""
         info = DTYPES[dtype]
         beats = -(-elements * info.bits // 8 // self.beat_bytes)
         data = [bytearray() for _ in range(self.ranks)]
+        if backdoor:
+            for rank in range(self.ranks):
+                memory = self._memory(rank)
+                for beat in range(beats):
+                    data[rank] += int(memory[beat].value).to_bytes(self.beat_bytes, "little")
+            return [np.frombuffer(bytes(raw), dtype=info.unsigned)[:elements] for raw in data]
         mask = (1 << (8 * self.beat_bytes)) - 1
         await FallingEdge(self.dut.clk)
         for beat in range(beats):
@@ -64,7 +81,7 @@ class RingTB:
                 data[rank] += ((word >> (8 * self.beat_bytes * rank)) & mask).to_bytes(self.beat_bytes, "little")
         return [np.frombuffer(bytes(raw), dtype=info.unsigned)[:elements] for raw in data]
 
-    async def allreduce(self, vectors, dtype, op, flush=False):
-        await self.load(vectors)
+    async def allreduce(self, vectors, dtype, op, flush=False, backdoor=False):
+        await self.load(vectors, backdoor)
         reports = await allreduce_driver.run_collective(self.windows, len(vectors[0]), dtype, op, flush)
-        return await self.unload(len(vectors[0]), dtype), reports
+        return await self.unload(len(vectors[0]), dtype, backdoor), reports

@@ -20,7 +20,7 @@ async def reduce_the_job(dut):
     vectors = [np.load(path) for path in job["inputs"]]
     tb = RingTB(dut)
     await tb.reset()
-    results, reports = await tb.allreduce(vectors, job["dtype"], job["op"], job["flush"])
+    results, reports = await tb.allreduce(vectors, job["dtype"], job["op"], job["flush"], backdoor=True)
     for rank, result in enumerate(results[1:], start=1):
         assert np.array_equal(result, results[0]), f"rank {rank} ended with different bits from rank 0"
     expected = ring_allreduce(vectors, job["dtype"], job["op"], 8 * tb.beat_bytes, job["flush"])
