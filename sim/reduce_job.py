@@ -87,14 +87,11 @@ def prepare(inputs: list[str], dtype: str, op: str, output: str, flush: bool, wo
         np.save(pattern_path, bits)
         patterns.append(str(pattern_path))
     job = Job(patterns, dtype, op, flush, str(Path(output).resolve()), list(arrays[0].shape))
-    beats = -(-patterns_size(job) * DTYPES[dtype].bits // 8 // BEAT_BYTES)
+    beats = -(-arrays[0].size * DTYPES[dtype].bits // 8 // BEAT_BYTES)
+    # One build per power-of-two buffer size, so tensors of similar size reuse it.
     buffer_beats = max(16, 1 << (beats - 1).bit_length())
     parameters = {"RANKS": len(inputs), "DATA_WIDTH": 8 * BEAT_BYTES, "BUFFER_BEATS": buffer_beats}
     return job, parameters
-
-
-def patterns_size(job: Job) -> int:
-    return int(np.prod(job.shape))
 
 
 def run(inputs: list[str], dtype: str, op: str, output: str, flush: bool, simulator: str) -> dict:
