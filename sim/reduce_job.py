@@ -8,6 +8,7 @@ compares the result bit for bit with the numpy model and says how many elements 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -95,7 +96,9 @@ def prepare(inputs: list[str], dtype: str, op: str, output: str, flush: bool, wo
 
 
 def run(inputs: list[str], dtype: str, op: str, output: str, flush: bool, simulator: str) -> dict:
-    work_dir = runner.RESULTS_ROOT / "reduce"
+    # A folder per output and simulator, so concurrent jobs never share their rank files.
+    tag = hashlib.sha1(f"{Path(output).resolve()}:{simulator}".encode()).hexdigest()[:12]
+    work_dir = runner.RESULTS_ROOT / "reduce" / tag
     job, parameters = prepare(inputs, dtype, op, output, flush, work_dir)
     job_file = work_dir / "job.json"
     job_file.write_text(json.dumps(asdict(job), indent=2))
