@@ -30,6 +30,9 @@ class Bench:
     # Compile Verilator's C++ at -O0: designs with hundreds of floating-point lanes otherwise
     # take minutes to build, far longer than their short simulations run
     quick_compile: bool = False
+    # Runs for minutes per parameter set: the test suite starts these first, so that its two
+    # workers finish together instead of one waiting on a long tail
+    heavy: bool = False
 
     @property
     def test_module(self) -> str:
@@ -82,7 +85,7 @@ BENCHES = (
     Bench("allreduce_ring_bandwidth", "allreduce_ring", "tb/allreduce", (COMMON, ALLREDUCE),
           tuple({"RANKS": ranks, "DATA_WIDTH": 512, "BUFFER_BEATS": 16384} for ranks in (4, 8)),
           "Ring all-reduce at 512 bits, 1 MiB per rank: busbw and reducer utilisation from counters",
-          stamped=True, module="test_allreduce_ring_bandwidth", quick_compile=True),
+          stamped=True, module="test_allreduce_ring_bandwidth", quick_compile=True, heavy=True),
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),

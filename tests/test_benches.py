@@ -15,7 +15,7 @@ from dpuv.sim import benches, runner, toolchain
 
 CASES = [
     pytest.param(bench, parameters, simulator, id=f"{bench.name}-{runner.parameter_slug(parameters)}-{simulator}")
-    for bench in benches.BENCHES
+    for bench in sorted(benches.BENCHES, key=lambda bench: not bench.heavy)
     for parameters in bench.parameter_sets
     for simulator in toolchain.SIMULATORS
 ]
