@@ -59,6 +59,7 @@ class Bench:
 COMMON = "rtl/common/common.f"
 TOP = "rtl/top/top.f"
 ALLREDUCE = "rtl/allreduce/allreduce.f"
+BRINGUP = "rtl/bringup/bringup.f"
 WIDTHS = ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512})
 
 BENCHES = (
@@ -86,6 +87,10 @@ BENCHES = (
           tuple({"RANKS": ranks, "DATA_WIDTH": 512, "BUFFER_BEATS": 16384} for ranks in (4, 8)),
           "Ring all-reduce at 512 bits, 1 MiB per rank: busbw and reducer utilisation from counters",
           stamped=True, module="test_allreduce_ring_bandwidth", quick_compile=True, heavy=True),
+    Bench("board_core", "board_core", "tb/bringup", (COMMON, TOP, BRINGUP),
+          ({"DATA_WIDTH": 64, "LINK_TIMEOUT_CYCLES": 256},),
+          "Core registers over the framed board link: errors, malformed frames, noisy and silent links",
+          stamped=True),
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),
