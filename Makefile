@@ -15,7 +15,7 @@ TESTCASE ?=
 PARAMS ?=
 JOBS ?= 2
 
-.PHONY: help sim test list lint regs regs-check waves-check waves-update reduce venv clean
+.PHONY: help sim test list lint regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -28,6 +28,8 @@ help:
 	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
 	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1]"
 	@echo "                         all-reduce your tensors (one per rank) through the RTL ring"
+	@echo "make board [PORT=5555] [SIM=...]   the virtual board: the core's link on 127.0.0.1:PORT"
+	@echo "make bringup [LINK=socket://127.0.0.1:5555]   identify and check a board (or the virtual one)"
 	@echo "make clean               remove builds and results (keeps .venv)"
 
 $(VENV_STAMP): requirements.lock pyproject.toml
@@ -79,6 +81,15 @@ FLUSH ?= 0
 reduce: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.sim.cli reduce --inputs $(INPUTS) --dtype '$(DTYPE)' --op '$(OP)' --out '$(OUT)' \
 		--sim $(SIM) $(if $(filter 1 yes true,$(FLUSH)),--flush)
+
+PORT ?= 5555
+LINK ?= socket://127.0.0.1:$(PORT)
+
+board: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.sim.cli board --sim $(SIM) --port $(PORT)
+
+bringup: $(VENV_STAMP)
+	@$(VENV)/bin/dpuv bringup --link '$(LINK)' --json results/bringup.json
 
 clean:
 	rm -rf sim_build results .pytest_cache

@@ -97,6 +97,13 @@ BENCHES = (
 )
 
 
+# Not a regression bench: `make board` runs it until its client leaves.
+VIRTUAL_BOARD = Bench("virtual_board", "board_core", "tb/bringup", (COMMON, TOP, BRINGUP),
+                      ({"DATA_WIDTH": 64, "LINK_TIMEOUT_CYCLES": 4096},),
+                      "Virtual board: board_core with its link on a TCP port", stamped=True,
+                      in_default_regression=False, module="test_virtual_board")
+
+
 def find(name: str) -> Bench:
     for bench in BENCHES:
         if bench.name == name:

@@ -116,6 +116,20 @@ def _reduce(arguments) -> int:
     return 0
 
 
+def _board(arguments) -> int:
+    environment = {"DPUV_BOARD_PORT": str(arguments.port), "DPUV_BOARD_IDLE_SECONDS": str(arguments.idle_seconds)}
+    if arguments.port_file:
+        environment["DPUV_BOARD_PORT_FILE"] = arguments.port_file
+    try:
+        result = runner.run(benches.VIRTUAL_BOARD, benches.VIRTUAL_BOARD.parameter_sets[0], arguments.sim, seed=1,
+                            quiet=arguments.quiet, record=False, environment=environment)
+    except toolchain.ToolchainError as error:
+        raise SystemExit(f"error: {error.args[0]}") from None
+    if not result.passed:
+        print(result.failure_report())
+    return 0 if result.passed else 1
+
+
 def _list(_arguments) -> int:
     for bench in benches.BENCHES:
         sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
@@ -157,6 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     reduce_parser.add_argument("--flush", action="store_true", help="flush subnormals to zero")
     reduce_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
     reduce_parser.set_defaults(handler=_reduce)
+
+    board_parser = commands.add_parser("board", help="run the virtual board: board_core with its link on TCP")
+    board_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    board_parser.add_argument("--port", type=int, default=5555, help="TCP port on 127.0.0.1 (0: any free one)")
+    board_parser.add_argument("--port-file", help="write the port here once the board listens")
+    board_parser.add_argument("--idle-seconds", type=float, default=300, help="stop after this long without traffic")
+    board_parser.add_argument("--quiet", action="store_true", help="simulator output to the log file only")
+    board_parser.set_defaults(handler=_board)
 
     commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
     commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(
