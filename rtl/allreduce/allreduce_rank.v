@@ -132,7 +132,7 @@ ring_chunks #(
     .rst(rst),
     .compute(accept_start),
     .total_beats(vector_beats[COUNT_WIDTH-1:0]),
-    .ranks(size_config[RANK_WIDTH-1:0]),
+    .ranks(ranks),  // latched at start, so a RING write during the collective changes nothing
     .ready(chunks_ready),
     .lookup_a_chunk(sender_chunk),
     .lookup_a_start(sender_chunk_start),
@@ -273,6 +273,9 @@ always @(posedge clk) begin
         preparing <= 1'b0;
     end
 
+    if (start_request && busy) begin
+        error_count <= error_count + 1;  // a start while busy is ignored, but counted
+    end
     if (start_request && !busy) begin
         config_error <= refuse_config;
         ring_error <= refuse_ring;

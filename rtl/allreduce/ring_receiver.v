@@ -103,9 +103,10 @@ wire [DATA_WIDTH-1:0] reduced_tdata;
 wire                  reduced_tvalid, reduced_tuser, incoming_tready;
 wire                  length_mismatch, keep_error;
 
+// Each collective starts the reducer afresh: no drain left over from malformed data carries on.
 allreduce_reducer #(.DATA_WIDTH(DATA_WIDTH)) reducer_inst (
     .clk(clk),
-    .rst(rst),
+    .rst(rst || launch),
     .dtype(dtype),
     .op(op),
     .flush_subnormals(flush_subnormals),

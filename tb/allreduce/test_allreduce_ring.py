@@ -4,7 +4,7 @@ bad configurations are refused with a flag and a count, never a hang."""
 
 import cocotb
 import numpy as np
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import RisingEdge
 
 from dpuv.models.reduction import DTYPES, OPS, ring_allreduce
 from dpuv.sim import allreduce_driver
@@ -131,9 +131,17 @@ async def reset_in_the_middle_of_a_collective_recovers(dut):
         await allreduce_driver.configure(window, index, tb.ranks, elements, "fp32", "sum")
     for window in tb.windows:
         await allreduce_driver.start(window)
-    await ClockCycles(dut.clk, 5)
+    # Reset only once data is moving on every link.
+    every_link = (1 << tb.ranks) - 1
+    for _ in range(10_000):
+        await RisingEdge(dut.clk)
+        if dut.tx_tvalid.value.is_resolvable and int(dut.tx_tvalid.value) == every_link:
+            break
+    else:
+        raise AssertionError("the collective never put data on every link")
     await pulse_reset(dut.clk, dut.rst)
-    report = await allreduce_driver.report(tb.windows[0], 0)
-    assert report.status["busy"] == 0, "reset left a rank busy"
+    for index, window in enumerate(tb.windows):
+        report = await allreduce_driver.report(window, index)
+        assert report.status["busy"] == 0, f"reset left rank {index} busy"
     results, _ = await tb.allreduce(vectors, "fp32", "sum")
     assert_every_rank_matches(results, np.full(elements, tb.ranks, dtype=np.float32).view(np.uint32), "after reset")

@@ -1,0 +1,55 @@
+"""`dpuv bringup` end to end: the virtual board runs in a simulator with its link on a TCP port,
+and the bring-up command, a separate process, identifies and checks it over a socket:// link."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from dpuv.sim import runner, toolchain
+
+PROJECT_ROOT = runner.PROJECT_ROOT
+
+
+@pytest.mark.cocotb
+@pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
+def test_bringup_against_the_virtual_board(simulator, tmp_path):
+    try:
+        toolchain.find(simulator)
+    except toolchain.ToolchainError as error:
+        pytest.skip(str(error))
+    port_file = tmp_path / "port"
+    board = subprocess.Popen(
+        [sys.executable, "-m", "dpuv.sim.cli", "board", "--sim", simulator, "--port", "0",
+         "--port-file", str(port_file), "--idle-seconds", "60", "--quiet"],
+        cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 600  # the first call builds the simulation
+        while not (port_file.exists() and port_file.read_text()):
+            assert board.poll() is None, f"the virtual board stopped early:\n{board.stdout.read()}"
+            assert time.monotonic() < deadline, "the virtual board never started listening"
+            time.sleep(0.5)
+        report_file = tmp_path / "bringup.json"
+        bringup = subprocess.run(
+            [sys.executable, "-m", "dpuv.sim.bringup", "bringup", "--link", f"socket://127.0.0.1:{port_file.read_text()}",
+             "--json", str(report_file)], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+        print(bringup.stdout)
+        assert bringup.returncode == 0, bringup.stdout + bringup.stderr
+        report = json.loads(report_file.read_text())
+        assert report["passed"] and report["identity"]["simulation"] == 1
+        assert report["identity"]["git_hash"] == f"{runner.stamp_parameters()['GIT_HASH']:08x}"
+        assert [block["type"] for block in report["blocks"]] == ["DPID", "PERF"]
+        assert board.wait(timeout=120) == 0, "the virtual board did not stop after its client left"
+    finally:
+        if board.poll() is None:
+            board.kill()
+
+
+def test_a_silent_link_is_reported_not_hung():
+    completed = subprocess.run(
+        [sys.executable, "-m", "dpuv.sim.bringup", "bringup", "--link", "loop://", "--timeout", "0.05",
+         "--attempts", "2"], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 2
+    assert "no valid answer from the link after 2 attempts" in completed.stdout
