@@ -3,9 +3,33 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
+import pytest
+
 from dpuv.sim import report, runner, toolchain
+
+
+def _required_simulators() -> set[str]:
+    return {name.strip() for name in os.environ.get("DPUV_REQUIRE_SIMULATORS", "").split(",") if name.strip()}
+
+
+@pytest.fixture
+def require_simulator():
+    """Call with a simulator name (and waves=True when the test records FST): a missing one skips
+    the test with the command that installs it, or fails it where the environment demands that
+    simulator (CI sets DPUV_REQUIRE_SIMULATORS=verilator,icarus)."""
+    def require(name: str, waves: bool = False) -> None:
+        try:
+            simulator = toolchain.find(name)
+            if waves:
+                toolchain.check_wave_support(simulator)
+        except toolchain.ToolchainError as error:
+            if name in _required_simulators():
+                pytest.fail(f"{name} is required here: {error}")
+            pytest.skip(str(error))
+    return require
 
 
 def _is_controller(config) -> bool:

@@ -21,19 +21,10 @@ CASES = [
 ]
 
 
-def _required_simulators() -> set[str]:
-    return {name.strip() for name in os.environ.get("DPUV_REQUIRE_SIMULATORS", "").split(",") if name.strip()}
-
-
 @pytest.mark.cocotb
 @pytest.mark.parametrize("bench,parameters,simulator", CASES)
-def test_bench(bench, parameters, simulator, record_property):
-    try:
-        toolchain.find(simulator)
-    except toolchain.ToolchainError as error:
-        if simulator in _required_simulators():
-            pytest.fail(f"{simulator} is required here: {error}")
-        pytest.skip(str(error))
+def test_bench(bench, parameters, simulator, record_property, require_simulator):
+    require_simulator(simulator)
     seed = int(os.environ["DPUV_SEED"]) if os.environ.get("DPUV_SEED") else None
     result = runner.run(bench, parameters, simulator, seed=seed)
     record_property("seed", result.seed)

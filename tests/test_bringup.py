@@ -15,11 +15,8 @@ PROJECT_ROOT = runner.PROJECT_ROOT
 
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
-def test_bringup_against_the_virtual_board(simulator, tmp_path):
-    try:
-        toolchain.find(simulator)
-    except toolchain.ToolchainError as error:
-        pytest.skip(str(error))
+def test_bringup_against_the_virtual_board(simulator, tmp_path, require_simulator):
+    require_simulator(simulator)
     port_file = tmp_path / "port"
     board = subprocess.Popen(
         [sys.executable, "-m", "dpuv.sim.cli", "board", "--sim", simulator, "--port", "0",

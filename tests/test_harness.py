@@ -76,11 +76,8 @@ def test_every_bench_source_exists_and_has_its_testbench():
 
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
-def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator):
-    try:
-        toolchain.find(simulator)
-    except toolchain.ToolchainError as error:
-        pytest.skip(str(error))
+def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator, require_simulator):
+    require_simulator(simulator)
     result = runner.run(benches.find("axis_fifo"), {"DATA_WIDTH": 64, "DEPTH": 12}, simulator, seed=1,
                         testcase="one_beat_per_cycle_when_unstalled", record=False)
     assert not result.passed
@@ -89,11 +86,8 @@ def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator):
 
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
-def test_waves_are_written_as_fst(simulator):
-    try:
-        toolchain.check_wave_support(toolchain.find(simulator))
-    except toolchain.ToolchainError as error:
-        pytest.skip(str(error))
+def test_waves_are_written_as_fst(simulator, require_simulator):
+    require_simulator(simulator, waves=True)
     result = runner.run(benches.find("crc32"), {"DATA_WIDTH": 64}, simulator, seed=1, waves=True,
                         testcase="known_answer", record=False)
     assert result.passed, result.failure_report()

@@ -30,11 +30,9 @@ MUTATIONS = [
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
 @pytest.mark.parametrize("bench_name,file_name,original,replacement,testcase", MUTATIONS)
-def test_mutant_is_caught(bench_name, file_name, original, replacement, testcase, simulator, tmp_path):
-    try:
-        toolchain.find(simulator)
-    except toolchain.ToolchainError as error:
-        pytest.skip(str(error))
+def test_mutant_is_caught(bench_name, file_name, original, replacement, testcase, simulator, tmp_path,
+                          require_simulator):
+    require_simulator(simulator)
     mutant_rtl = tmp_path / "rtl"
     shutil.copytree(RTL, mutant_rtl)
     target = mutant_rtl / file_name

@@ -43,11 +43,8 @@ def test_arrays_become_bit_patterns_predictably():
 
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
-def test_a_bf16_gradient_reduces_on_every_rank(tmp_path, simulator):
-    try:
-        toolchain.find(simulator)
-    except toolchain.ToolchainError as error:
-        pytest.skip(str(error))
+def test_a_bf16_gradient_reduces_on_every_rank(tmp_path, simulator, require_simulator):
+    require_simulator(simulator)
     rng = np.random.default_rng(3)
     paths = [save(tmp_path, f"g{rank}.npy", (rng.standard_normal((12, 20)) * 1e-3).astype(ml_dtypes.bfloat16))
              for rank in range(3)]

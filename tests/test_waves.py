@@ -11,13 +11,6 @@ from dpuv.sim.wavetable import WaveTable, format_table, normalise, parse_table
 SCENARIOS = {scenario.name: scenario for scenario in waveregress.load_scenarios()}
 
 
-def require(simulator: str) -> None:
-    try:
-        toolchain.check_wave_support(toolchain.find(simulator))
-    except toolchain.ToolchainError as error:
-        pytest.skip(str(error))
-
-
 def test_values_normalise_the_same_on_two_and_four_state_simulators():
     assert normalise(0x1F, 12) == "01f"
     assert normalise(1, 1) == "1"
@@ -55,8 +48,8 @@ def test_a_shorter_run_differs_where_it_ends():
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_scenario_matches_its_golden(name, simulator):
-    require(simulator)
+def test_scenario_matches_its_golden(name, simulator, require_simulator):
+    require_simulator(simulator, waves=True)
     outcome = waveregress.check(SCENARIOS[name], simulator)
     assert outcome.passed, waveregress.describe(outcome)
 
@@ -89,8 +82,8 @@ MUTANTS = [
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
 @pytest.mark.parametrize("scenario_name,file_name,original,replacement,diverges,signal", MUTANTS)
 def test_mutant_is_reported_at_the_right_cycle_and_signal(
-        scenario_name, file_name, original, replacement, diverges, signal, simulator, tmp_path):
-    require(simulator)
+        scenario_name, file_name, original, replacement, diverges, signal, simulator, tmp_path, require_simulator):
+    require_simulator(simulator, waves=True)
     scenario = SCENARIOS[scenario_name]
     mutant_dir = tmp_path / "common"
     shutil.copytree(benches.PROJECT_ROOT / "rtl" / "common", mutant_dir)
