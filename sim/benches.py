@@ -61,6 +61,9 @@ TOP = "rtl/top/top.f"
 ALLREDUCE = "rtl/allreduce/allreduce.f"
 BRINGUP = "rtl/bringup/bringup.f"
 WIDTHS = ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512})
+# The simulated clock is 250 MHz: 16 and 13 clocks per UART bit (an even and an odd divisor)
+BOARD_TOP_UART_SETS = tuple({"CLOCK_FREQ_KHZ": 250000, "BAUD_RATE": 250_000_000 // clocks, "SIMULATION": 1}
+                            for clocks in (16, 13))
 
 BENCHES = (
     Bench("axis_skid_buffer", "axis_skid_buffer", "tb/common", (COMMON,), WIDTHS,
@@ -73,6 +76,8 @@ BENCHES = (
           "Round-robin frame multiplexer: frames intact, fair rotation, tid = source"),
     Bench("crc32", "crc32", "tb/common", (COMMON,), WIDTHS,
           "CRC-32 with byte enables against zlib.crc32"),
+    Bench("traffic_block", "traffic_block", "tb/common", (COMMON,), WIDTHS,
+          "Self-test traffic generator and checker: pattern model, every path fault counted once"),
     Bench("perf_counters", "perf_counters", "tb/common", (COMMON,), ({"KEEP_WIDTH": 8}, {"KEEP_WIDTH": 64}),
           "Performance counters against a cycle-by-cycle model"),
     Bench("allreduce_reducer", "allreduce_reducer", "tb/allreduce", (ALLREDUCE,),
@@ -91,6 +96,9 @@ BENCHES = (
           ({"DATA_WIDTH": 64, "LINK_TIMEOUT_CYCLES": 256},),
           "Core registers over the framed board link: errors, malformed frames, noisy and silent links",
           stamped=True),
+    Bench("board_top", "board_top", "tb/bringup", (COMMON, TOP, BRINGUP), BOARD_TOP_UART_SETS,
+          "Pin-level board top: the link through the UART, bit timing, clock drift, framing errors, self-test",
+          stamped=True),
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),
@@ -98,9 +106,8 @@ BENCHES = (
 
 
 # Not a regression bench: `make board` runs it until its client leaves.
-VIRTUAL_BOARD = Bench("virtual_board", "board_core", "tb/bringup", (COMMON, TOP, BRINGUP),
-                      ({"DATA_WIDTH": 64, "LINK_TIMEOUT_CYCLES": 4096},),
-                      "Virtual board: board_core with its link on a TCP port", stamped=True,
+VIRTUAL_BOARD = Bench("virtual_board", "board_top", "tb/bringup", (COMMON, TOP, BRINGUP), BOARD_TOP_UART_SETS[:1],
+                      "Virtual board: the board top with its UART bridged to a TCP port", stamped=True,
                       in_default_regression=False, module="test_virtual_board")
 
 

@@ -18,10 +18,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from dpuv.sim import allreduce_driver, chain, perf
+from dpuv.sim import allreduce_driver, chain, perf, traffic_driver
 from dpuv.sim.link_access import LinkAccess, LinkError
 from dpuv.sim.regio import BusError, RegisterAccess
-from dpuv.sim.regmap import allreduce_rank, id_block, perf_block
+from dpuv.sim.regmap import allreduce_rank, id_block, perf_block, traffic_block
 
 SCRATCH_PATTERNS = [0x00000000, 0xFFFFFFFF, 0xAAAAAAAA, 0x55555555] + [1 << bit for bit in range(32)]
 
@@ -112,6 +112,25 @@ async def allreduce_smoke(bus: RegisterAccess, block: chain.FoundBlock) -> Check
     return Check(f"all-reduce rank at {block.address:#06x}", passed, f"ring size 1 refused: {status}")
 
 
+TRAFFIC_FRAMES = 64
+TRAFFIC_FRAME_BEATS = 16
+
+
+async def traffic_self_test(bus: RegisterAccess, block: chain.FoundBlock, rng: random.Random) -> Check:
+    """Move data: frames of a seeded pattern through the board's stream path at full clock rate."""
+    result = await traffic_driver.run(block.window(bus), TRAFFIC_FRAMES, TRAFFIC_FRAME_BEATS, rng.getrandbits(32))
+    return Check(f"traffic through the path at {block.address:#06x}", result.clean, result.summary())
+
+
+async def traffic_checker_alive(bus: RegisterAccess, block: chain.FoundBlock, rng: random.Random) -> Check:
+    """A run with one flipped bit must show exactly one bad frame, or a clean run proves nothing."""
+    result = await traffic_driver.run(block.window(bus), 4, TRAFFIC_FRAME_BEATS, rng.getrandbits(32), inject_error=True)
+    c = result.counters
+    passed = (c["FRAMES_RECEIVED"], c["FRAMES_BAD"], c["BAD_BEATS"], c["SEQUENCE_ERRORS"]) == (4, 1, 1, 0)
+    return Check(f"injected error seen at {block.address:#06x}", passed,
+                 f"{c['FRAMES_BAD']} bad frame(s), {c['BAD_BEATS']} bad beat(s) of {c['FRAMES_RECEIVED']} frames")
+
+
 async def bring_up(bus: RegisterAccess, link: str, progress: Progress, seed: int = 1) -> Report:
     started = time.monotonic()
     report = Report(link)
@@ -125,6 +144,10 @@ async def bring_up(bus: RegisterAccess, link: str, progress: Progress, seed: int
               for block in chain.blocks_of_type(found, perf_block.BLOCK)]
     steps += [(f"all-reduce {block.address:#06x}", lambda block=block: allreduce_smoke(bus, block))
               for block in chain.blocks_of_type(found, allreduce_rank.BLOCK)]
+    rng = random.Random(seed)
+    for block in chain.blocks_of_type(found, traffic_block.BLOCK):
+        steps += [(f"traffic {block.address:#06x}", lambda block=block: traffic_self_test(bus, block, rng)),
+                  (f"traffic checker {block.address:#06x}", lambda block=block: traffic_checker_alive(bus, block, rng))]
     for index, (name, run) in enumerate(steps, start=1):
         progress.step(f"[{index}/{len(steps)}] {name}")
         try:

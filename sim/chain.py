@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dpuv.sim.regio import BlockWindow, RegisterAccess
-from dpuv.sim.regmap import allreduce_rank, id_block, perf_block
+from dpuv.sim.regmap import allreduce_rank, id_block, perf_block, traffic_block
 from dpuv.sim.regmodel import Block
 
 ID_BLOCK_ADDRESS = 0
 MAGIC = id_block.BLOCK["MAGIC"].field("value").reset
-KNOWN_BLOCKS = {block.type_id: block for block in (id_block.BLOCK, perf_block.BLOCK, allreduce_rank.BLOCK)}
+KNOWN_BLOCKS = {block.type_id: block for block in (id_block.BLOCK, perf_block.BLOCK, allreduce_rank.BLOCK,
+                                                   traffic_block.BLOCK)}
 MAX_BLOCKS = 256
 
 

@@ -22,8 +22,8 @@ from systemrdl.node import AddrmapNode, FieldNode, RegNode
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
-# Every block decodes a whole 4 KiB window, so an address past its last register answers SLVERR
-# instead of aliasing onto a real register.
+# A block decodes its whole window (4 KiB unless it says otherwise), so an address past its last
+# register answers SLVERR instead of aliasing onto a real register.
 BLOCK_WINDOW_ADDRESS_BITS = 12
 
 
@@ -32,6 +32,7 @@ class RegisterMap:
     source: str
     block: str
     verilog_dir: str
+    window_address_bits: int = BLOCK_WINDOW_ADDRESS_BITS
 
     @property
     def outputs(self) -> dict[str, str]:
@@ -46,6 +47,8 @@ class RegisterMap:
 REGISTER_MAPS = (
     RegisterMap("rtl/common/regs/id_block.rdl", "id_block", "rtl/common/generated"),
     RegisterMap("rtl/common/regs/perf_block.rdl", "perf_block", "rtl/common/generated"),
+    # 8 KiB: board_core's decoder gives whole 8 KiB windows (the core behind it needs two 4 KiB ones)
+    RegisterMap("rtl/common/regs/traffic_block.rdl", "traffic_block", "rtl/common/generated", 13),
     RegisterMap("rtl/allreduce/regs/allreduce_rank.rdl", "allreduce_rank", "rtl/allreduce/generated"),
 )
 
@@ -115,7 +118,7 @@ def generate(output_root: Path = PROJECT_ROOT) -> list[Path]:
                 "etana", source, "-o", scratch,
                 "--cpuif", "axi4-lite-flat",
                 "--module-name", f"{register_map.block}_csr",
-                "--addr-width", str(BLOCK_WINDOW_ADDRESS_BITS),
+                "--addr-width", str(register_map.window_address_bits),
                 "--err-if-bad-addr", "--err-if-bad-rw",
             )
             shutil.copyfile(Path(scratch) / f"{register_map.block}_csr.sv", outputs["verilog"])

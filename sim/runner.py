@@ -208,7 +208,7 @@ def run(
         fingerprint_file.write_text(fingerprint)
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:
         fingerprint_file.unlink(missing_ok=True)
-        result.error = f"build failed ({error}); see {folder / 'build.log'}"
+        result.error = f"build failed ({error}); see {folder / 'build.log' if quiet else 'the build output above'}"
         return result
 
     try:
@@ -227,6 +227,7 @@ def run(
             log_file=results_dir / "sim.log" if quiet else None,
             # cocotbext-axi still uses cocotb 1.x spellings; their deprecation warnings are noise here.
             extra_env={"DPUV_PERF_FILE": str(result.perf_file), "DPUV_BENCH": bench.name,
+                       "DPUV_PARAMETERS": json.dumps(build_parameters),
                        "PYTHONWARNINGS": "ignore::DeprecationWarning", **(environment or {})},
         )
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:

@@ -4,7 +4,9 @@ idle/backpressure generators that cocotbext-axi sources and sinks take as pause 
 from __future__ import annotations
 
 import itertools
+import json
 import logging
+import os
 import random
 from typing import Iterator
 
@@ -16,6 +18,11 @@ CLOCK_PERIOD_NS = 4  # 250 MHz, the clock the spec targets assume
 
 # Crossed over every stream test: None means never pause; a number is the chance per cycle.
 PAUSE_OPTIONS = (None, 0.3)
+
+
+def build_parameters() -> dict[str, int]:
+    """The HDL parameters the running design was built with (the runner passes them along)."""
+    return json.loads(os.environ.get("DPUV_PARAMETERS", "{}"))
 
 
 def test_rng(*labels: object) -> random.Random:
@@ -30,12 +37,12 @@ def pauses(rng: random.Random, probability: float | None) -> Iterator[bool] | No
     return (rng.random() < probability for _ in itertools.count())
 
 
-async def start_clock_and_reset(clock, reset, cycles: int = 4) -> None:
+async def start_clock_and_reset(clock, reset, cycles: int = 4, active_low: bool = False) -> None:
     cocotb.start_soon(Clock(clock, CLOCK_PERIOD_NS, unit="ns").start())
-    reset.value = 1
+    reset.value = 0 if active_low else 1
     await ClockCycles(clock, cycles)
     await RisingEdge(clock)
-    reset.value = 0
+    reset.value = 1 if active_low else 0
     await RisingEdge(clock)
 
 

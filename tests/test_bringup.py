@@ -37,7 +37,9 @@ def test_bringup_against_the_virtual_board(simulator, tmp_path, require_simulato
         report = json.loads(report_file.read_text())
         assert report["passed"] and report["identity"]["simulation"] == 1
         assert report["identity"]["git_hash"] == f"{runner.stamp_parameters()['GIT_HASH']:08x}"
-        assert [block["type"] for block in report["blocks"]] == ["DPID", "PERF"]
+        assert [block["type"] for block in report["blocks"]] == ["DPID", "PERF", "TRAF"]
+        moved = [check for check in report["checks"] if check["name"].startswith("traffic through")]
+        assert moved and moved[0]["passed"] and "8192 bytes checked" in moved[0]["detail"], report["checks"]
         assert board.wait(timeout=120) == 0, "the virtual board did not stop after its client left"
     finally:
         if board.poll() is None:

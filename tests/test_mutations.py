@@ -1,6 +1,6 @@
-"""Break one line of a common block on purpose: its testbench must fail on both simulators.
+"""Break one line of a block on purpose: its testbench must fail on both simulators.
 
-Each mutation runs on a copy of rtl/common in a scratch folder, so the real sources are never
+Each mutation runs on a copy of rtl/ in a scratch folder, so the real sources are never
 touched and the mutant builds in its own folder.
 """
 
@@ -24,6 +24,12 @@ MUTATIONS = [
                  "round_up = normalised[2] && (normalised[1] || normalised[0] || normalised[3]);",
                  "round_up = normalised[2];",
                  "matches_model/dtype=bf16/op=sum", id="adder-rounds-ties-away-from-even"),
+    pytest.param("traffic_block", "common/traffic_checker.v", "&& s_axis_tkeep == {DATA_WIDTH/8{1'b1}}", "",
+                 "checker_counts_each_fault_once", id="traffic-checker-ignores-tkeep"),
+    pytest.param("board_top", "bringup/uart_rx.v", "if (line) begin", "if (1'b0) begin",
+                 "a_glitch_shorter_than_half_a_bit_is_not_a_start_bit", id="uart-takes-a-glitch-for-a-start-bit"),
+    pytest.param("board_top", "bringup/uart_tx.v", "pending <= {1'b1, s_axis_tdata};", "pending <= {1'b0, s_axis_tdata};",
+                 "a_host_clock_off_by_3_percent_still_talks", id="uart-sends-a-low-stop-bit"),
 ]
 
 

@@ -4,7 +4,9 @@
 `default_nettype none
 
 // What a board (behind a UART) or a virtual board (behind a TCP socket) exposes: the link's
-// byte streams, and the core's own stream ports.
+// byte streams. Behind the link: the dpuv core (ID block, counters, loopback FIFO) in the first
+// 8 KiB, and a traffic generator and checker at 0x2000 that drive the core's loopback stream, so
+// a bring-up can move data through the board at full clock rate with a few register writes.
 module board_core #(
     // Width of the loopback stream's tdata in bits
     parameter DATA_WIDTH = 64,
@@ -13,31 +15,30 @@ module board_core #(
     // First 32 bits of the git commit, stamped by the build
     parameter [31:0] GIT_HASH = 32'd0,
     // 1 when the working tree had uncommitted changes at build time
-    parameter GIT_DIRTY = 0
+    parameter GIT_DIRTY = 0,
+    // 1 in a simulation build, 0 in a board build
+    parameter SIMULATION = 1,
+    // Nominal frequency of clk in kHz
+    parameter CLOCK_FREQ_KHZ = 250000
 ) (
-    input  wire                    clk,
-    input  wire                    rst,
+    input  wire       clk,
+    input  wire       rst,
 
-    input  wire [7:0]              s_link_tdata,
-    input  wire                    s_link_tvalid,
-    output wire                    s_link_tready,
-    output wire [7:0]              m_link_tdata,
-    output wire                    m_link_tvalid,
-    input  wire                    m_link_tready,
+    input  wire [7:0] s_link_tdata,
+    input  wire       s_link_tvalid,
+    output wire       s_link_tready,
+    output wire [7:0] m_link_tdata,
+    output wire       m_link_tvalid,
+    input  wire       m_link_tready,
 
-    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
-    input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
-    input  wire                    s_axis_tvalid,
-    output wire                    s_axis_tready,
-    input  wire                    s_axis_tlast,
-    input  wire                    s_axis_tuser,
-    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
-    output wire [DATA_WIDTH/8-1:0] m_axis_tkeep,
-    output wire                    m_axis_tvalid,
-    input  wire                    m_axis_tready,
-    output wire                    m_axis_tlast,
-    output wire                    m_axis_tuser
+    // One cycle per link frame answered, and per frame refused for a bad CRC
+    output wire       link_frame_done,
+    output wire       link_bad_crc
 );
+
+localparam KEEP_WIDTH = DATA_WIDTH / 8;
+localparam WINDOW_ADDR_WIDTH = 13;
+localparam [31:0] TRAFFIC_BLOCK_ADDRESS = 32'h2000;
 
 wire [15:0] awaddr, araddr;
 wire [2:0]  awprot, arprot;
@@ -58,25 +59,84 @@ link_bridge #(
     .m_axil_bresp(bresp), .m_axil_bvalid(bvalid), .m_axil_bready(bready),
     .m_axil_araddr(araddr), .m_axil_arprot(arprot), .m_axil_arvalid(arvalid), .m_axil_arready(arready),
     .m_axil_rdata(rdata), .m_axil_rresp(rresp), .m_axil_rvalid(rvalid), .m_axil_rready(rready),
-    .event_frame_done(), .event_bad_crc(), .event_bad_request(), .event_timeout()
+    .event_frame_done(link_frame_done), .event_bad_crc(link_bad_crc), .event_bad_request(), .event_timeout()
 );
 
-dpuv_core #(
-    .DATA_WIDTH(DATA_WIDTH),
-    .GIT_HASH(GIT_HASH),
-    .GIT_DIRTY(GIT_DIRTY),
-    .SIMULATION(1)
-) core_inst (
+wire [2*WINDOW_ADDR_WIDTH-1:0] block_awaddr, block_araddr;
+wire [2*3-1:0]  block_awprot, block_arprot;
+wire [1:0]      block_awvalid, block_awready, block_wvalid, block_wready;
+wire [2*32-1:0] block_wdata, block_rdata;
+wire [2*4-1:0]  block_wstrb;
+wire [2*2-1:0]  block_bresp, block_rresp;
+wire [1:0]      block_bvalid, block_bready, block_arvalid, block_arready, block_rvalid, block_rready;
+
+axil_decoder #(
+    .M_COUNT(2),
+    .ADDR_WIDTH(16),
+    .WINDOW_ADDR_WIDTH(WINDOW_ADDR_WIDTH)
+) decoder_inst (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(awaddr), .s_axil_awprot(awprot), .s_axil_awvalid(awvalid), .s_axil_awready(awready),
     .s_axil_wdata(wdata), .s_axil_wstrb(wstrb), .s_axil_wvalid(wvalid), .s_axil_wready(wready),
     .s_axil_bresp(bresp), .s_axil_bvalid(bvalid), .s_axil_bready(bready),
     .s_axil_araddr(araddr), .s_axil_arprot(arprot), .s_axil_arvalid(arvalid), .s_axil_arready(arready),
     .s_axil_rdata(rdata), .s_axil_rresp(rresp), .s_axil_rvalid(rvalid), .s_axil_rready(rready),
-    .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-    .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-    .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
-    .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
+    .m_axil_awaddr(block_awaddr), .m_axil_awprot(block_awprot), .m_axil_awvalid(block_awvalid),
+    .m_axil_awready(block_awready), .m_axil_wdata(block_wdata), .m_axil_wstrb(block_wstrb),
+    .m_axil_wvalid(block_wvalid), .m_axil_wready(block_wready), .m_axil_bresp(block_bresp),
+    .m_axil_bvalid(block_bvalid), .m_axil_bready(block_bready), .m_axil_araddr(block_araddr),
+    .m_axil_arprot(block_arprot), .m_axil_arvalid(block_arvalid), .m_axil_arready(block_arready),
+    .m_axil_rdata(block_rdata), .m_axil_rresp(block_rresp), .m_axil_rvalid(block_rvalid),
+    .m_axil_rready(block_rready)
+);
+
+wire [DATA_WIDTH-1:0] generated_tdata, returned_tdata;
+wire [KEEP_WIDTH-1:0] generated_tkeep, returned_tkeep;
+wire                  generated_tvalid, generated_tready, generated_tlast;
+wire                  returned_tvalid, returned_tready, returned_tlast, returned_tuser;
+
+dpuv_core #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .GIT_HASH(GIT_HASH),
+    .GIT_DIRTY(GIT_DIRTY),
+    .SIMULATION(SIMULATION),
+    .CLOCK_FREQ_KHZ(CLOCK_FREQ_KHZ),
+    .CHAIN_NEXT_ADDRESS(TRAFFIC_BLOCK_ADDRESS)
+) core_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr({3'b000, block_awaddr[0 +: WINDOW_ADDR_WIDTH]}), .s_axil_awprot(block_awprot[0 +: 3]),
+    .s_axil_awvalid(block_awvalid[0]), .s_axil_awready(block_awready[0]),
+    .s_axil_wdata(block_wdata[0 +: 32]), .s_axil_wstrb(block_wstrb[0 +: 4]),
+    .s_axil_wvalid(block_wvalid[0]), .s_axil_wready(block_wready[0]),
+    .s_axil_bresp(block_bresp[0 +: 2]), .s_axil_bvalid(block_bvalid[0]), .s_axil_bready(block_bready[0]),
+    .s_axil_araddr({3'b000, block_araddr[0 +: WINDOW_ADDR_WIDTH]}), .s_axil_arprot(block_arprot[0 +: 3]),
+    .s_axil_arvalid(block_arvalid[0]), .s_axil_arready(block_arready[0]),
+    .s_axil_rdata(block_rdata[0 +: 32]), .s_axil_rresp(block_rresp[0 +: 2]),
+    .s_axil_rvalid(block_rvalid[0]), .s_axil_rready(block_rready[0]),
+    .s_axis_tdata(generated_tdata), .s_axis_tkeep(generated_tkeep), .s_axis_tvalid(generated_tvalid),
+    .s_axis_tready(generated_tready), .s_axis_tlast(generated_tlast), .s_axis_tuser(1'b0),
+    .m_axis_tdata(returned_tdata), .m_axis_tkeep(returned_tkeep), .m_axis_tvalid(returned_tvalid),
+    .m_axis_tready(returned_tready), .m_axis_tlast(returned_tlast), .m_axis_tuser(returned_tuser)
+);
+
+traffic_block #(
+    .NEXT_BLOCK_ADDRESS(32'd0),
+    .DATA_WIDTH(DATA_WIDTH)
+) traffic_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(block_awaddr[WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[3 +: 3]),
+    .s_axil_awvalid(block_awvalid[1]), .s_axil_awready(block_awready[1]),
+    .s_axil_wdata(block_wdata[32 +: 32]), .s_axil_wstrb(block_wstrb[4 +: 4]),
+    .s_axil_wvalid(block_wvalid[1]), .s_axil_wready(block_wready[1]),
+    .s_axil_bresp(block_bresp[2 +: 2]), .s_axil_bvalid(block_bvalid[1]), .s_axil_bready(block_bready[1]),
+    .s_axil_araddr(block_araddr[WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_arprot(block_arprot[3 +: 3]),
+    .s_axil_arvalid(block_arvalid[1]), .s_axil_arready(block_arready[1]),
+    .s_axil_rdata(block_rdata[32 +: 32]), .s_axil_rresp(block_rresp[2 +: 2]),
+    .s_axil_rvalid(block_rvalid[1]), .s_axil_rready(block_rready[1]),
+    .m_axis_tdata(generated_tdata), .m_axis_tkeep(generated_tkeep), .m_axis_tvalid(generated_tvalid),
+    .m_axis_tready(generated_tready), .m_axis_tlast(generated_tlast),
+    .s_axis_tdata(returned_tdata), .s_axis_tkeep(returned_tkeep), .s_axis_tvalid(returned_tvalid),
+    .s_axis_tready(returned_tready), .s_axis_tlast(returned_tlast)
 );
 
 endmodule

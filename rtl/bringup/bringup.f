@@ -2,3 +2,6 @@
 bringup.vlt
 link_bridge.v
 board_core.v
+uart_rx.v
+uart_tx.v
+board_top.v

@@ -11,3 +11,8 @@ generated/id_block_csr.sv
 generated/perf_block_csr.sv
 id_block.v
 perf_block.v
+traffic_pattern.v
+traffic_generator.v
+traffic_checker.v
+generated/traffic_block_csr.sv
+traffic_block.v

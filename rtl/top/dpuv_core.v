@@ -17,7 +17,9 @@ module dpuv_core #(
     // 1 in a simulation build, 0 in a board build
     parameter SIMULATION = 1,
     // Nominal frequency of clk in kHz
-    parameter CLOCK_FREQ_KHZ = 250000
+    parameter CLOCK_FREQ_KHZ = 250000,
+    // Byte address of the block that follows this core's blocks in the chain (0: the chain ends here)
+    parameter [31:0] CHAIN_NEXT_ADDRESS = 32'd0
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -194,7 +196,7 @@ always @(posedge clk) begin
 end
 
 perf_block #(
-    .NEXT_BLOCK_ADDRESS(32'd0),
+    .NEXT_BLOCK_ADDRESS(CHAIN_NEXT_ADDRESS),
     .SOURCE_ID(SOURCE_LOOPBACK),
     .KEEP_WIDTH(KEEP_WIDTH),
     .LATENCY_DEPTH(LOOPBACK_FIFO_DEPTH)

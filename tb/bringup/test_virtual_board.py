@@ -1,4 +1,6 @@
-"""The virtual board: board_core in simulation with its link on a TCP port, for `dpuv bringup`.
+"""The virtual board: the board top in simulation with its UART bridged to a TCP port, for
+`dpuv bringup`. Bytes from the client become UART bit frames on the uart_rx pin; bit frames
+on uart_tx go back to the client, as a USB serial adapter would move them.
 
 It serves one client, then ends when the client disconnects, or when nothing has come or gone
 for DPUV_BOARD_IDLE_SECONDS of wall time (so it always stops by itself).
@@ -14,7 +16,7 @@ from pathlib import Path
 import cocotb
 from cocotb.triggers import ClockCycles
 
-from dpuv.sim.cocotb_link import CocotbLinkTransport
+from dpuv.sim.cocotb_uart import CocotbUartTransport
 from dpuv.sim.testbench import start_clock_and_reset
 
 POLL_CYCLES = 16
@@ -60,10 +62,9 @@ async def serve_the_link_on_tcp(dut):
     idle_seconds = float(os.environ.get("DPUV_BOARD_IDLE_SECONDS", "300"))
     bridge = SocketBridge(int(os.environ.get("DPUV_BOARD_PORT", "0")), idle_seconds)
     port_file = os.environ.get("DPUV_BOARD_PORT_FILE")
-    transport = CocotbLinkTransport(dut, dut.clk, dut.rst)
-    dut.s_axis_tvalid.value = 0
-    dut.m_axis_tready.value = 1
-    await start_clock_and_reset(dut.clk, dut.rst)
+    transport = CocotbUartTransport.at_board_pins(dut)
+    await start_clock_and_reset(dut.clk, dut.rst_n, active_low=True)
+    await ClockCycles(dut.clk, 8)  # board_top's own reset stretch
     if port_file:
         Path(port_file).write_text(str(bridge.port))
     dut._log.info("virtual board on 127.0.0.1:%d; run: dpuv bringup --link socket://127.0.0.1:%d", bridge.port, bridge.port)
@@ -75,9 +76,8 @@ async def serve_the_link_on_tcp(dut):
         while not bridge.inbound.empty():
             await transport.send(bridge.inbound.get_nowait())
             moved = True
-        outbound = bytearray()
-        while not transport.sink.empty():
-            outbound += transport.sink.recv_nowait().tdata
+        outbound = bytes(transport.received)
+        transport.received.clear()
         if outbound:
             bridge.send(bytes(outbound))
             moved = True
