@@ -60,6 +60,7 @@ COMMON = "rtl/common/common.f"
 TOP = "rtl/top/top.f"
 ALLREDUCE = "rtl/allreduce/allreduce.f"
 BRINGUP = "rtl/bringup/bringup.f"
+RDMA = "rtl/rdma/rdma.f"
 WIDTHS = ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512})
 # The simulated clock is 250 MHz: 16 and 13 clocks per UART bit (an even and an odd divisor)
 BOARD_TOP_UART_SETS = tuple({"CLOCK_FREQ_KHZ": 250000, "BAUD_RATE": 250_000_000 // clocks, "SIMULATION": 1}
@@ -99,6 +100,8 @@ BENCHES = (
     Bench("board_top", "board_top", "tb/bringup", (COMMON, TOP, BRINGUP), BOARD_TOP_UART_SETS,
           "Pin-level board top: the link through the UART, bit timing, clock drift, framing errors, self-test",
           stamped=True),
+    Bench("roce_tx_builder", "roce_tx_builder", "tb/rdma", (COMMON, RDMA), WIDTHS,
+          "RoCEv2 frame builder: byte-exact against the spec model, scapy agrees, one beat per clock"),
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),

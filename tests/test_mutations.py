@@ -30,6 +30,8 @@ MUTATIONS = [
                  "a_glitch_shorter_than_half_a_bit_is_not_a_start_bit", id="uart-takes-a-glitch-for-a-start-bit"),
     pytest.param("board_top", "bringup/uart_tx.v", "pending <= {1'b1, s_axis_tdata};", "pending <= {1'b0, s_axis_tdata};",
                  "a_host_clock_off_by_3_percent_still_talks", id="uart-sends-a-low-stop-bit"),
+    pytest.param("roce_tx_builder", "rdma/roce_icrc_append.v", "|| frame_offset == 16'd46", "",
+                 "payload_lengths_around_every_beat_and_pad_boundary", id="icrc-leaves-bth-byte-4-unmasked"),
 ]
 
 

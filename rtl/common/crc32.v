@@ -7,7 +7,10 @@ module crc32 #(
     // Width of data in bits (a multiple of 8); byte 0 is data[7:0], first on the wire
     parameter DATA_WIDTH = 64,
     // Width of the byte enables: one per byte of data
-    parameter KEEP_WIDTH = DATA_WIDTH / 8
+    parameter KEEP_WIDTH = DATA_WIDTH / 8,
+    // Register state a message starts from: all ones for zlib.crc32; another value continues a
+    // CRC over an implied prefix (the RoCEv2 ICRC starts after eight 0xFF bytes: 32'hDEBB20E3)
+    parameter [31:0] INITIAL_STATE = 32'hFFFFFFFF
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -25,7 +28,6 @@ module crc32 #(
 
 // Reflected form of the IEEE 802.3 polynomial 0x04C11DB7
 localparam [31:0] POLYNOMIAL_REFLECTED = 32'hEDB88320;
-localparam [31:0] INITIAL_STATE = 32'hFFFFFFFF;
 
 initial begin
     if (DATA_WIDTH % 8 != 0 || KEEP_WIDTH * 8 != DATA_WIDTH) begin
