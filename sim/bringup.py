@@ -164,7 +164,11 @@ async def run_bringup(url: str, json_path: str | None, response_timeout: float, 
     from dpuv.sim.board_transport import open_link
 
     print(f"dpuv bring-up over {url}")
-    transport = await open_link(url)
+    try:
+        transport = await open_link(url)
+    except (OSError, ValueError) as error:  # pyserial's SerialException is an OSError
+        print(f"FAILED: cannot open the link {url}: {error}")
+        return 2
     bus = LinkAccess(transport, response_timeout=response_timeout, attempts=attempts)
     try:
         report = await bring_up(bus, url, Progress())

@@ -2,6 +2,7 @@
 and the bring-up command, a separate process, identifies and checks it over a socket:// link."""
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -52,3 +53,14 @@ def test_a_silent_link_is_reported_not_hung():
          "--attempts", "2"], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2
     assert "no valid answer from the link after 2 attempts" in completed.stdout
+
+
+def test_an_unreachable_link_is_reported_not_a_traceback():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free_port = probe.getsockname()[1]
+    completed = subprocess.run([sys.executable, "-m", "dpuv.sim.bringup", "bringup", "--link",
+                                f"socket://127.0.0.1:{free_port}"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                               timeout=60)
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert "FAILED: cannot open the link" in completed.stdout and "Traceback" not in completed.stderr
