@@ -32,6 +32,8 @@ MUTATIONS = [
                  "a_host_clock_off_by_3_percent_still_talks", id="uart-sends-a-low-stop-bit"),
     pytest.param("roce_tx_builder", "rdma/roce_icrc_append.v", "|| frame_offset == 16'd46", "",
                  "payload_lengths_around_every_beat_and_pad_boundary", id="icrc-leaves-bth-byte-4-unmasked"),
+    pytest.param("axi_dma_write", "common/axi_dma_write.v", "if (next_burst_beats > beats_to_page_end) begin",
+                 "if (1'b0) begin", "pages_and_burst_limits_split_a_long_write", id="dma-burst-crosses-4k"),
 ]
 
 

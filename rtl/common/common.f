@@ -16,3 +16,5 @@ traffic_generator.v
 traffic_checker.v
 generated/traffic_block_csr.sv
 traffic_block.v
+axis_realign.v
+axi_dma_write.v
