@@ -34,6 +34,11 @@ MUTATIONS = [
                  "payload_lengths_around_every_beat_and_pad_boundary", id="icrc-leaves-bth-byte-4-unmasked"),
     pytest.param("axi_dma_write", "common/axi_dma_write.v", "if (next_burst_beats > beats_to_page_end) begin",
                  "if (1'b0) begin", "pages_and_burst_limits_split_a_long_write", id="dma-burst-crosses-4k"),
+    pytest.param("axi_dma_read", "common/axi_dma_read.v",
+                 "wire                 skip_beat = first_realigned_beat && data_offset != {OFFSET_WIDTH{1'b0}};",
+                 "wire                 skip_beat = 1'b0;",
+                 "frames_hold_exactly_the_bytes_at_any_address/read_pauses=None/backpressure=None",
+                 id="dma-read-keeps-the-bytes-before-the-address"),
 ]
 
 

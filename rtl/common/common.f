@@ -18,3 +18,4 @@ generated/traffic_block_csr.sv
 traffic_block.v
 axis_realign.v
 axi_dma_write.v
+axi_dma_read.v

@@ -1,0 +1,247 @@
+// AXI4 DMA reader: bytes from any byte address of AXI4 memory onto a byte-aligned stream, bursts never crossing 4 KiB
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// One output frame per command: exactly s_cmd_len bytes, byte 0 in the first beat's lowest
+// lane, beats full but the last. The reads are beat-aligned INCR bursts of at most
+// MAX_BURST_BEATS that never cross a 4 KiB boundary, issued ahead of the data for up to
+// COMMAND_DEPTH commands. The aligned read data goes through axis_realign moved up by
+// (beat - offset) lanes, which puts the command's first byte at the start of the second beat:
+// the first beat (only bytes before the address) is dropped and the frame cut after its last byte.
+// A burst answered SLVERR or DECERR still delivers its frame (its bytes are what the memory
+// returned) and raises frame_error with the frame's last beat.
+module axi_dma_read #(
+    // Width of the data bus and output stream in bits (a power of two, 32 to 1024)
+    parameter DATA_WIDTH = 64,
+    // Width of byte addresses
+    parameter ADDR_WIDTH = 64,
+    // Width of the byte length of one command
+    parameter LEN_WIDTH = 16,
+    // AXI ID of every burst
+    parameter ID_WIDTH = 4,
+    // Longest burst in beats (1 to 256)
+    parameter MAX_BURST_BEATS = 256,
+    // Commands whose reads may be in flight at once (a power of two)
+    parameter COMMAND_DEPTH = 4
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // Read s_cmd_len bytes (1 or more) from s_cmd_addr
+    input  wire [ADDR_WIDTH-1:0]   s_cmd_addr,
+    input  wire [LEN_WIDTH-1:0]    s_cmd_len,
+    input  wire                    s_cmd_valid,
+    output wire                    s_cmd_ready,
+
+    output wire [ID_WIDTH-1:0]     m_axi_arid,
+    output reg  [ADDR_WIDTH-1:0]   m_axi_araddr,
+    output reg  [7:0]              m_axi_arlen,
+    output wire [2:0]              m_axi_arsize,
+    output wire [1:0]              m_axi_arburst,
+    output wire                    m_axi_arlock,
+    output wire [3:0]              m_axi_arcache,
+    output wire [2:0]              m_axi_arprot,
+    output reg                     m_axi_arvalid,
+    input  wire                    m_axi_arready,
+    input  wire [ID_WIDTH-1:0]     m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]   m_axi_rdata,
+    input  wire [1:0]              m_axi_rresp,
+    input  wire                    m_axi_rlast,
+    input  wire                    m_axi_rvalid,
+    output wire                    m_axi_rready,
+
+    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0] m_axis_tkeep,
+    output wire                    m_axis_tvalid,
+    input  wire                    m_axis_tready,
+    output wire                    m_axis_tlast,
+    // With the last beat: some burst of this frame came back SLVERR or DECERR
+    output wire                    m_axis_tuser
+);
+
+localparam STRB_WIDTH = DATA_WIDTH / 8;
+localparam OFFSET_WIDTH = $clog2(STRB_WIDTH);
+localparam COMMAND_INDEX_WIDTH = $clog2(COMMAND_DEPTH);
+localparam PAGE_BEATS = 4096 / STRB_WIDTH;
+localparam BEAT_COUNT_WIDTH = LEN_WIDTH + 1;
+
+initial begin
+    if (DATA_WIDTH < 32 || DATA_WIDTH > 1024 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
+        $error("Error: DATA_WIDTH must be a power of two from 32 to 1024 (instance %m)");
+        $finish;
+    end
+    if (MAX_BURST_BEATS < 1 || MAX_BURST_BEATS > 256) begin
+        $error("Error: MAX_BURST_BEATS must be 1 to 256 (instance %m)");
+        $finish;
+    end
+    if (COMMAND_DEPTH < 2 || (COMMAND_DEPTH & (COMMAND_DEPTH - 1)) != 0) begin
+        $error("Error: COMMAND_DEPTH must be a power of two, 2 or more (instance %m)");
+        $finish;
+    end
+end
+
+assign m_axi_arid    = {ID_WIDTH{1'b0}};
+assign m_axi_arsize  = OFFSET_WIDTH[2:0];
+assign m_axi_arburst = 2'b01;  // INCR
+assign m_axi_arlock  = 1'b0;
+assign m_axi_arcache = 4'b0011;
+assign m_axi_arprot  = 3'b000;
+
+// ---- Commands in flight: what the data side needs to cut each frame ----
+
+reg [OFFSET_WIDTH-1:0]     command_offset [0:COMMAND_DEPTH-1];
+reg [LEN_WIDTH-1:0]        command_length [0:COMMAND_DEPTH-1];
+reg [BEAT_COUNT_WIDTH-1:0] command_read_beats [0:COMMAND_DEPTH-1];
+reg [COMMAND_INDEX_WIDTH:0] accept_pointer, data_pointer;
+
+wire [OFFSET_WIDTH-1:0]     new_offset = s_cmd_addr[OFFSET_WIDTH-1:0];
+wire [BEAT_COUNT_WIDTH-1:0] new_read_beats =
+    ({1'b0, s_cmd_len} + {{(BEAT_COUNT_WIDTH-OFFSET_WIDTH){1'b0}}, new_offset} + STRB_WIDTH[BEAT_COUNT_WIDTH-1:0] - 1'b1)
+    >> OFFSET_WIDTH;
+
+// ---- Address side: one command at a time, cut into bursts ----
+
+reg                        addressing;
+reg [ADDR_WIDTH-1:0]       burst_address;
+reg [BEAT_COUNT_WIDTH-1:0] beats_left_to_address;
+
+assign s_cmd_ready = !addressing && accept_pointer - data_pointer != COMMAND_DEPTH[COMMAND_INDEX_WIDTH:0];
+
+wire [BEAT_COUNT_WIDTH-1:0] beats_to_page_end =
+    PAGE_BEATS[BEAT_COUNT_WIDTH-1:0] - {{(BEAT_COUNT_WIDTH-12+OFFSET_WIDTH){1'b0}}, burst_address[11:OFFSET_WIDTH]};
+reg  [BEAT_COUNT_WIDTH-1:0] next_burst_beats;
+always @* begin
+    next_burst_beats = beats_left_to_address;
+    if (next_burst_beats > beats_to_page_end) begin
+        next_burst_beats = beats_to_page_end;
+    end
+    if (next_burst_beats > MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0]) begin
+        next_burst_beats = MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
+    end
+end
+
+always @(posedge clk) begin
+    if (m_axi_arvalid && m_axi_arready) begin
+        m_axi_arvalid <= 1'b0;
+    end
+    if (s_cmd_valid && s_cmd_ready) begin
+        addressing <= 1'b1;
+        burst_address <= {s_cmd_addr[ADDR_WIDTH-1:OFFSET_WIDTH], {OFFSET_WIDTH{1'b0}}};
+        beats_left_to_address <= new_read_beats;
+        command_offset[accept_pointer[COMMAND_INDEX_WIDTH-1:0]] <= new_offset;
+        command_length[accept_pointer[COMMAND_INDEX_WIDTH-1:0]] <= s_cmd_len;
+        command_read_beats[accept_pointer[COMMAND_INDEX_WIDTH-1:0]] <= new_read_beats;
+        accept_pointer <= accept_pointer + 1'b1;
+    end else if (addressing && (!m_axi_arvalid || m_axi_arready)) begin
+        m_axi_araddr <= burst_address;
+        m_axi_arlen <= next_burst_beats[7:0] - 8'd1;
+        m_axi_arvalid <= 1'b1;
+        burst_address <= burst_address + ({{(ADDR_WIDTH-BEAT_COUNT_WIDTH){1'b0}}, next_burst_beats} << OFFSET_WIDTH);
+        beats_left_to_address <= beats_left_to_address - next_burst_beats;
+        if (next_burst_beats == beats_left_to_address) begin
+            addressing <= 1'b0;
+        end
+    end
+    if (rst) begin
+        addressing <= 1'b0;
+        m_axi_arvalid <= 1'b0;
+        accept_pointer <= {(COMMAND_INDEX_WIDTH+1){1'b0}};
+    end
+end
+
+// ---- Data side: the command's read beats as one frame, realigned, cut to its bytes ----
+
+wire [COMMAND_INDEX_WIDTH-1:0] data_slot = data_pointer[COMMAND_INDEX_WIDTH-1:0];
+wire [OFFSET_WIDTH-1:0]        data_offset = command_offset[data_slot];
+reg  [BEAT_COUNT_WIDTH-1:0]    read_beat_index;
+wire                           last_read_beat = read_beat_index + 1'b1 == command_read_beats[data_slot];
+reg                            frame_failed;
+
+wire [DATA_WIDTH-1:0] shifted_tdata;
+wire [STRB_WIDTH-1:0] shifted_tkeep;
+wire                  shifted_tvalid, shifted_tlast;
+reg                   shifted_tready;
+wire                  realign_ready;
+
+axis_realign #(
+    .DATA_WIDTH(DATA_WIDTH)
+) realign_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_shift(STRB_WIDTH[OFFSET_WIDTH-1:0] - data_offset),
+    .s_axis_tdata(m_axi_rdata),
+    .s_axis_tkeep({STRB_WIDTH{1'b1}}),
+    .s_axis_tvalid(m_axi_rvalid && data_pointer != accept_pointer),
+    .s_axis_tready(realign_ready),
+    .s_axis_tlast(last_read_beat),
+    .m_axis_tdata(shifted_tdata),
+    .m_axis_tkeep(shifted_tkeep),
+    .m_axis_tvalid(shifted_tvalid),
+    .m_axis_tready(shifted_tready),
+    .m_axis_tlast(shifted_tlast)
+);
+
+assign m_axi_rready = realign_ready && data_pointer != accept_pointer;
+
+// Output side of the cut: beats of the realigned frame before the command's first byte are
+// dropped, beats after its last byte are dropped, the last kept beat is trimmed.
+reg  [LEN_WIDTH-1:0] bytes_left;
+reg                  first_realigned_beat, output_started, output_done;
+wire [LEN_WIDTH-1:0] frame_length = command_length[data_slot];
+wire                 skip_beat = first_realigned_beat && data_offset != {OFFSET_WIDTH{1'b0}};
+wire [LEN_WIDTH-1:0] bytes_before = output_started ? bytes_left : frame_length;
+wire                 final_beat = bytes_before <= STRB_WIDTH[LEN_WIDTH-1:0];
+
+assign m_axis_tdata  = shifted_tdata;
+assign m_axis_tkeep  = final_beat ? {STRB_WIDTH{1'b1}} >> (STRB_WIDTH[LEN_WIDTH-1:0] - bytes_before) : {STRB_WIDTH{1'b1}};
+assign m_axis_tvalid = shifted_tvalid && !skip_beat && !output_done;
+assign m_axis_tlast  = final_beat;
+assign m_axis_tuser  = frame_failed || (m_axi_rvalid && m_axi_rready && m_axi_rresp[1]);
+
+always @* begin
+    shifted_tready = skip_beat || output_done || m_axis_tready;
+end
+
+always @(posedge clk) begin
+    if (m_axi_rvalid && m_axi_rready) begin
+        read_beat_index <= read_beat_index + 1'b1;
+        if (m_axi_rresp[1]) begin
+            frame_failed <= 1'b1;
+        end
+        if (last_read_beat) begin
+            read_beat_index <= {BEAT_COUNT_WIDTH{1'b0}};
+        end
+    end
+    if (shifted_tvalid && shifted_tready) begin
+        first_realigned_beat <= 1'b0;
+    end
+    if (m_axis_tvalid && m_axis_tready) begin
+        output_started <= 1'b1;
+        bytes_left <= bytes_before - STRB_WIDTH[LEN_WIDTH-1:0];
+        if (final_beat) begin
+            output_done <= 1'b1;
+        end
+    end
+    // The realigned frame ends: the next command's frame begins
+    if (shifted_tvalid && shifted_tready && shifted_tlast) begin
+        data_pointer <= data_pointer + 1'b1;
+        first_realigned_beat <= 1'b1;
+        output_started <= 1'b0;
+        output_done <= 1'b0;
+        frame_failed <= 1'b0;
+    end
+    if (rst) begin
+        read_beat_index <= {BEAT_COUNT_WIDTH{1'b0}};
+        data_pointer <= {(COMMAND_INDEX_WIDTH+1){1'b0}};
+        bytes_left <= {LEN_WIDTH{1'b0}};
+        first_realigned_beat <= 1'b1;
+        output_started <= 1'b0;
+        output_done <= 1'b0;
+        frame_failed <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

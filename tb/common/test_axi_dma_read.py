@@ -1,0 +1,131 @@
+"""axi_dma_read: frames carry exactly the bytes at any byte address, in command order; bursts
+never cross 4 KiB or exceed the burst limit; a failing burst marks only its own frame."""
+
+import cocotb
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
+from cocotbext.axi import AxiReadBus, AxiSlaveRead, AxiStreamBus, AxiStreamSink
+
+from dpuv.sim.testbench import PAUSE_OPTIONS, build_parameters, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
+
+MEMORY_BYTES = 1 << 16
+
+
+class Memory:
+    """The AXI slave's backing store; reads from `poisoned` fail (the slave answers SLVERR)."""
+
+    def __init__(self, data: bytes):
+        self.data = bytearray(data)
+        self.poisoned = range(0)
+
+    async def read(self, address, length):
+        if any(byte in self.poisoned for byte in (address, address + length - 1)):
+            raise ValueError(f"read from poisoned {address:#x}")
+        return bytes(self.data[address:address + length])
+
+
+def failed(frame) -> bool:
+    """The frame's tuser on its last beat (cocotbext-axi gives a list, or one value for one beat)."""
+    user = frame.tuser
+    return bool(user[-1] if isinstance(user, list) else user)
+
+
+class TB:
+    def __init__(self, dut, rng, backpressure=None, read_pauses=None):
+        self.dut = dut
+        self.bytes_per_beat = len(dut.m_axis_tdata) // 8
+        self.max_burst_beats = build_parameters().get("MAX_BURST_BEATS", 256)
+        self.memory = Memory(rng.randbytes(MEMORY_BYTES))
+        self.slave = AxiSlaveRead(AxiReadBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=self.memory)
+        quiet(self.slave.ar_channel, self.slave.r_channel)
+        self.slave.r_channel.set_pause_generator(pauses(rng, read_pauses))
+        self.frames = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
+        quiet(self.frames)
+        self.frames.set_pause_generator(pauses(rng, backpressure))
+        self.bursts = []
+        dut.s_cmd_valid.value = 0
+        cocotb.start_soon(self._watch())
+
+    async def _watch(self):
+        while True:
+            await RisingEdge(self.dut.clk)
+            if self.dut.m_axi_arvalid.value == 1 and self.dut.m_axi_arready.value == 1:
+                self.bursts.append((int(self.dut.m_axi_araddr.value), int(self.dut.m_axi_arlen.value) + 1))
+
+    async def reset(self):
+        await start_clock_and_reset(self.dut.clk, self.dut.rst)
+
+    async def command(self, address: int, length: int):
+        self.dut.s_cmd_addr.value = address
+        self.dut.s_cmd_len.value = length
+        self.dut.s_cmd_valid.value = 1
+        while True:
+            await FallingEdge(self.dut.clk)
+            if self.dut.s_cmd_ready.value == 1:
+                await RisingEdge(self.dut.clk)
+                break
+        self.dut.s_cmd_valid.value = 0
+
+    async def read_all(self, reads):
+        for address, length in reads:
+            await self.command(address, length)
+
+    def check_bursts(self):
+        for address, beats in self.bursts:
+            assert beats <= self.max_burst_beats, f"burst of {beats} beats at {address:#x}"
+            end = address + beats * self.bytes_per_beat - 1
+            assert address % self.bytes_per_beat == 0 and address // 4096 == end // 4096, \
+                f"burst {address:#x}..{end:#x} unaligned or crossing 4 KiB"
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.parametrize(read_pauses=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
+async def frames_hold_exactly_the_bytes_at_any_address(dut, read_pauses, backpressure):
+    rng = test_rng("reads", read_pauses, backpressure)
+    tb = TB(dut, rng, backpressure, read_pauses)
+    await tb.reset()
+    reads = []
+    for _ in range(24):
+        length = rng.choice([1, 2, 3, tb.bytes_per_beat - 1, tb.bytes_per_beat, tb.bytes_per_beat + 1,
+                             rng.randint(1, 300), rng.randint(1, 5000)])
+        reads.append((rng.randrange(0, MEMORY_BYTES - length), length))
+    cocotb.start_soon(tb.read_all(reads))
+    for index, (address, length) in enumerate(reads):
+        frame = await tb.frames.recv()
+        assert bytes(frame.tdata) == bytes(tb.memory.data[address:address + length]), \
+            f"frame {index} ({length} bytes from {address:#x}) differs"
+        assert not failed(frame), f"frame {index} flagged as failed"
+    await ClockCycles(dut.clk, 20)
+    assert tb.frames.empty(), "a frame nobody asked for"
+    tb.check_bursts()
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def a_failed_burst_marks_only_its_own_frame(dut):
+    rng = test_rng("errors")
+    tb = TB(dut, rng)
+    await tb.reset()
+    tb.memory.poisoned = range(0x8000, 0x8010)
+    reads = [(0x1001, 100), (0x7FF0, 64), (0x2000, 5000)]
+    cocotb.start_soon(tb.read_all(reads))
+    flags = []
+    for address, length in reads:
+        frame = await tb.frames.recv()
+        assert len(frame.tdata) == length
+        flags.append(int(failed(frame)))
+    assert flags == [0, 1, 0], flags
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def reset_in_mid_read_then_clean_reads(dut):
+    rng = test_rng("reset")
+    tb = TB(dut, rng, 0.3, 0.3)
+    await tb.reset()
+    cocotb.start_soon(tb.read_all([(0x100, 3000), (0x2222, 999)]))
+    await ClockCycles(dut.clk, 50)
+    await pulse_reset(dut.clk, dut.rst)
+    tb.frames.clear()
+    reads = [(0x3003, 777), (0x5000, 64)]
+    cocotb.start_soon(tb.read_all(reads))
+    for address, length in reads:
+        frame = await tb.frames.recv()
+        assert bytes(frame.tdata) == bytes(tb.memory.data[address:address + length])
