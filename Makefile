@@ -16,12 +16,13 @@ PARAMS ?=
 JOBS ?= 2
 
 TARGET ?=
+PCAP ?=
 
 .PHONY: help sim test list lint synth regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
-	@echo "make sim TB=<name> [SIM=icarus|verilator] [WAVES=1] [SEED=<n>] [TESTCASE=<regex>] [PARAMS=\"N=V ...\"]"
+	@echo "make sim TB=<name> [SIM=icarus|verilator] [WAVES=1] [SEED=<n>] [TESTCASE=<regex>] [PARAMS=\"N=V ...\"] [PCAP=file.pcap]"
 	@echo "make test                the whole test suite (models, generators, every bench on both simulators)"
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
@@ -50,7 +51,7 @@ ifeq ($(strip $(TB)),)
 else
 	@$(PYTHON) -m dpuv.sim.cli run --tb $(TB) --sim $(SIM) $(if $(SEED),--seed $(SEED)) \
 		$(if $(filter 1 yes true,$(WAVES)),--waves) $(if $(TESTCASE),--testcase '$(TESTCASE)') \
-		--params '$(PARAMS)'
+		$(if $(PCAP),--pcap '$(PCAP)') --params '$(PARAMS)'
 endif
 
 test: $(VENV_STAMP)

@@ -111,6 +111,8 @@ BENCHES = (
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),
+    Bench("rdma_responder", "rdma_responder", "tb/rdma", (COMMON, RDMA), WIDTHS,
+          "RC responder against the Python requester: WRITE/READ byte-exact through loss, PSN rules, bad keys"),
 )
 
 

@@ -40,11 +40,19 @@ def _run_bench(arguments) -> int:
     except (KeyError, toolchain.ToolchainError) as error:
         raise SystemExit(f"error: {error.args[0]}") from None
     results = []
-    for parameters in _parameter_sets(bench, _parse_parameters(arguments.params, bench)):
+    parameter_sets = _parameter_sets(bench, _parse_parameters(arguments.params, bench))
+    for parameters in parameter_sets:
         print(f"== {bench.name} on {arguments.sim} {parameters} seed {arguments.seed}", flush=True)
+        environment = {}
+        if arguments.pcap:
+            pcap = Path(arguments.pcap).resolve()
+            if len(parameter_sets) > 1:  # one capture per parameter set
+                pcap = pcap.with_name(f"{pcap.stem}-{runner.parameter_slug(parameters)}{pcap.suffix}")
+            environment["DPUV_PCAP"] = str(pcap)
+            print(f"frames on the wire go to {pcap} (open with `tshark -r {pcap}` or Wireshark)")
         try:
             result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed, waves=arguments.waves,
-                                testcase=arguments.testcase or None, quiet=False)
+                                testcase=arguments.testcase or None, quiet=False, environment=environment)
         except toolchain.ToolchainError as error:
             raise SystemExit(f"error: {error.args[0]}") from None
         if result.waves:
@@ -151,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     run_parser.add_argument("--waves", action="store_true")
     run_parser.add_argument("--testcase", default="")
     run_parser.add_argument("--params", default="", help='parameter overrides, e.g. "DATA_WIDTH=512"')
+    run_parser.add_argument("--pcap", help="benches with a network wire write every frame on it to this pcap file")
     run_parser.set_defaults(handler=_run_bench)
 
     regress_parser = commands.add_parser("regress", help="run the default regression and summarise it")

@@ -112,11 +112,13 @@ def decode(frame: bytes) -> dict:
     }
 
 
-def write_pcap(path: str | Path, frames_with_timestamps: Iterable[tuple[bytes, int]]) -> None:
+def write_pcap(path: str | Path, frames_with_timestamps: Iterable[tuple[bytes, int]], append: bool = False) -> None:
     """A pcap (LINKTYPE_ETHERNET, nanosecond timestamps as the models keep time) of
-    (frame, time in ns) pairs; frames are written as given, without FCS."""
-    with RawPcapWriter(str(path), linktype=DLT_EN10MB, nano=True) as writer:
-        writer.write_header(None)
+    (frame, time in ns) pairs; frames are written as given, without FCS. With append, the
+    frames go after those already in the file."""
+    with RawPcapWriter(str(path), linktype=DLT_EN10MB, nano=True, append=append) as writer:
+        if not append:
+            writer.write_header(None)
         for frame, time_ns in frames_with_timestamps:
             seconds, nanoseconds = divmod(time_ns, 1_000_000_000)
             writer.write_packet(frame, sec=seconds, usec=nanoseconds)

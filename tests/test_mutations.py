@@ -39,6 +39,12 @@ MUTATIONS = [
                  "wire                 skip_beat = 1'b0;",
                  "frames_hold_exactly_the_bytes_at_any_address/read_pauses=None/backpressure=None",
                  id="dma-read-keeps-the-bytes-before-the-address"),
+    pytest.param("rdma_responder", "rdma/roce_responder.v", "                if (!nak_sent) begin",
+                 "                if (1'b1) begin", "every_request_completes_once_through_a_lossy_wire/loss=0.1",
+                 id="responder-nakks-every-packet-after-a-gap"),
+    pytest.param("rdma_responder", "rdma/roce_responder.v", "wire        access_ok = request_length == 32'd0",
+                 "wire        access_ok = 1'b1 || request_length == 32'd0", "a_bad_key_is_nakked_and_the_qp_stops",
+                 id="responder-ignores-the-rkey"),
 ]
 
 

@@ -19,3 +19,4 @@ traffic_block.v
 axis_realign.v
 axi_dma_write.v
 axi_dma_read.v
+event_counters.v

@@ -1,5 +1,11 @@
 # rtl/rdma: the RoCEv2 RDMA transport engine. Paths are relative to this file.
 rdma.vlt
 roce_opcode_info.v
+roce_icrc_check.v
+roce_rx_parser.v
 roce_icrc_append.v
 roce_tx_builder.v
+roce_responder.v
+roce_ack_latency.v
+generated/rdma_responder_csr.sv
+rdma_responder.v

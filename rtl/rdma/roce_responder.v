@@ -1,0 +1,501 @@
+// RoCEv2 RC responder: PSN rules, RDMA WRITE into registered memory, RDMA READ responses, ACK and NAK
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Takes parsed request packets (roce_rx_parser's header and payload) and answers them, one
+// packet at a time, from a per-QP context kept in RAM. Facts from shared/reference/roce.md:
+// - PSN == ePSN executes. A PSN in the 2^23 below ePSN is a duplicate: a WRITE is dropped and
+//   re-ACKed with ePSN - 1; a READ is executed again from its own PSN. A PSN ahead of ePSN is a
+//   sequence error: one NAK (syndrome 0x60, carrying ePSN), then silence until ePSN arrives.
+// - WRITE_FIRST/ONLY and READ_REQUEST carry a RETH whose R_Key and range must fall inside a
+//   registered region with the right access, else NAK remote access error (0x62) and the QP
+//   goes to the error state; a MIDDLE/LAST with no WRITE open, or more payload than the RETH
+//   announced, is an invalid request (NAK 0x61, QP in error). Zero-length requests skip the key.
+// - A READ consumes one PSN per response packet; responses FIRST/LAST/ONLY carry an AETH.
+// - ACKs are cumulative: one is sent when AckReq is set, after the WRITE's data is in memory.
+// Not yet here: SEND and the *_WITH_IMMEDIATE forms (they need the receive queue); they are
+// answered NAK invalid request, as a responder without a posted receive would.
+module roce_responder #(
+    // Queue pairs in the context RAM (a power of two)
+    parameter QP_COUNT = 256,
+    // Registered memory regions (a power of two); an R_Key's low bits pick the entry
+    parameter MR_COUNT = 16
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+
+    input  wire [47:0]                   local_mac,
+    input  wire [31:0]                   local_ip,
+    input  wire [12:0]                   pmtu_bytes,
+
+    // QP set-up (the host writes one entry per cycle; the responder waits for it). After reset
+    // the context RAM is swept to "no QP" entry by entry: cfg_qp_ready is low until it is done.
+    output wire                          cfg_qp_ready,
+    input  wire                          cfg_qp_write,
+    input  wire [$clog2(QP_COUNT)-1:0]   cfg_qp_index,
+    input  wire                          cfg_qp_valid,
+    input  wire [23:0]                   cfg_qp_remote_qpn,
+    input  wire [47:0]                   cfg_qp_remote_mac,
+    input  wire [31:0]                   cfg_qp_remote_ip,
+    input  wire [15:0]                   cfg_qp_udp_source_port,
+    input  wire [23:0]                   cfg_qp_expected_psn,
+
+    input  wire                          cfg_mr_write,
+    input  wire [$clog2(MR_COUNT)-1:0]   cfg_mr_index,
+    input  wire                          cfg_mr_valid,
+    input  wire [31:0]                   cfg_mr_rkey,
+    input  wire [63:0]                   cfg_mr_base,
+    input  wire [31:0]                   cfg_mr_length,
+    input  wire                          cfg_mr_remote_write,
+    input  wire                          cfg_mr_remote_read,
+
+    // Requests, from the receive parser
+    input  wire                          s_hdr_valid,
+    output wire                          s_hdr_ready,
+    input  wire [7:0]                    s_hdr_bth_opcode,
+    input  wire [23:0]                   s_hdr_bth_dest_qp,
+    input  wire                          s_hdr_bth_ack_req,
+    input  wire [23:0]                   s_hdr_bth_psn,
+    input  wire [63:0]                   s_hdr_reth_va,
+    input  wire [31:0]                   s_hdr_reth_rkey,
+    input  wire [31:0]                   s_hdr_reth_length,
+    input  wire [12:0]                   s_hdr_payload_bytes,
+    // Payload of requests that carry one: written to memory or drained
+    input  wire                          s_payload_tvalid,
+    output wire                          s_payload_tready,
+    input  wire                          s_payload_tlast,
+    output wire                          m_write_data_tvalid,
+    input  wire                          m_write_data_tready,
+
+    // DMA write of a WRITE's payload (the data itself flows s_payload -> m_write_data)
+    output reg  [63:0]                   m_write_cmd_addr,
+    output reg  [15:0]                   m_write_cmd_len,
+    output reg                           m_write_cmd_valid,
+    input  wire                          m_write_cmd_ready,
+    input  wire                          write_status_valid,
+    input  wire                          write_status_error,
+
+    // DMA read of a READ response packet's payload (its data goes straight to the builder)
+    output reg  [63:0]                   m_read_cmd_addr,
+    output reg  [15:0]                   m_read_cmd_len,
+    output reg                           m_read_cmd_valid,
+    input  wire                          m_read_cmd_ready,
+
+    // Responses, to the frame builder
+    output reg                           m_hdr_valid,
+    input  wire                          m_hdr_ready,
+    output reg  [47:0]                   m_hdr_eth_dest_mac,
+    output wire [47:0]                   m_hdr_eth_src_mac,
+    output wire [31:0]                   m_hdr_ip_source,
+    output reg  [31:0]                   m_hdr_ip_dest,
+    output reg  [15:0]                   m_hdr_udp_source_port,
+    output reg  [7:0]                    m_hdr_bth_opcode,
+    output reg  [23:0]                   m_hdr_bth_dest_qp,
+    output reg  [23:0]                   m_hdr_bth_psn,
+    output reg  [7:0]                    m_hdr_aeth_syndrome,
+    output reg  [23:0]                   m_hdr_aeth_msn,
+    output reg  [12:0]                   m_hdr_payload_bytes,
+
+    // One cycle per event, for the counters
+    output reg                           event_ack_sent,
+    output reg                           event_nak_sent,
+    output reg                           event_duplicate,
+    output reg                           event_sequence_drop,
+    output reg                           event_unknown_qp,
+    output reg                           event_access_error,
+    output reg                           event_invalid_request,
+    output reg                           event_write_done,
+    output reg                           event_read_done
+);
+
+localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
+localparam MR_INDEX_WIDTH = $clog2(MR_COUNT);
+localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};  // QP_COUNT is a power of two
+
+localparam [7:0] OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
+                 OP_WRITE_ONLY = 8'h0A, OP_READ_REQUEST = 8'h0C, OP_READ_RESPONSE_FIRST = 8'h0D,
+                 OP_READ_RESPONSE_MIDDLE = 8'h0E, OP_READ_RESPONSE_LAST = 8'h0F,
+                 OP_READ_RESPONSE_ONLY = 8'h10, OP_ACKNOWLEDGE = 8'h11;
+localparam [7:0] SYNDROME_ACK = 8'h1F, SYNDROME_PSN_SEQUENCE_ERROR = 8'h60,
+                 SYNDROME_INVALID_REQUEST = 8'h61, SYNDROME_REMOTE_ACCESS_ERROR = 8'h62,
+                 SYNDROME_REMOTE_OPERATIONAL_ERROR = 8'h63;
+
+initial begin
+    if (QP_COUNT < 2 || (QP_COUNT & (QP_COUNT - 1)) != 0 || MR_COUNT < 2 || (MR_COUNT & (MR_COUNT - 1)) != 0) begin
+        $error("Error: QP_COUNT and MR_COUNT must be powers of two, 2 or more (instance %m)");
+        $finish;
+    end
+end
+
+assign m_hdr_eth_src_mac = local_mac;
+assign m_hdr_ip_source = local_ip;
+
+// ---- QP context: set-up fields and responder state, in RAM ----
+
+localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16;     // valid, remote QPN, MAC, IP, UDP port
+localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32;  // error, nak_sent, ePSN, MSN, write open, VA, bytes left
+
+reg [CONTEXT_WIDTH-1:0] qp_context [0:QP_COUNT-1];
+reg [STATE_WIDTH-1:0]   qp_state [0:QP_COUNT-1];
+reg [CONTEXT_WIDTH-1:0] context_read;
+reg [STATE_WIDTH-1:0]   state_read;
+
+// Written back in the cycle the request is done, so the next request (same QP or not) reads it
+wire                      state_write;
+wire [QP_INDEX_WIDTH-1:0] state_write_index;
+wire [STATE_WIDTH-1:0]    state_write_data;
+
+// A RAM has no reset: every entry is written once after reset so that no QP exists by accident.
+reg                      clearing;
+reg [QP_INDEX_WIDTH-1:0] clear_index;
+
+assign cfg_qp_ready = !clearing;
+
+always @(posedge clk) begin
+    if (clearing) begin
+        qp_context[clear_index] <= {CONTEXT_WIDTH{1'b0}};
+        qp_state[clear_index] <= {STATE_WIDTH{1'b0}};
+        clear_index <= clear_index + 1'b1;
+        if (clear_index == LAST_QP_INDEX) begin
+            clearing <= 1'b0;
+        end
+    end else if (cfg_qp_write) begin
+        qp_context[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
+                                     cfg_qp_udp_source_port};
+        qp_state[cfg_qp_index] <= {1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0};
+    end else if (state_write) begin
+        qp_state[state_write_index] <= state_write_data;
+    end
+    if (rst) begin
+        clearing <= 1'b1;
+        clear_index <= {QP_INDEX_WIDTH{1'b0}};
+    end
+end
+
+// ---- Memory regions (few: flops, looked up in one cycle) ----
+
+reg        mr_valid [0:MR_COUNT-1];
+reg [31:0] mr_rkey [0:MR_COUNT-1];
+reg [63:0] mr_base [0:MR_COUNT-1];
+reg [31:0] mr_length [0:MR_COUNT-1];
+reg        mr_remote_write [0:MR_COUNT-1];
+reg        mr_remote_read [0:MR_COUNT-1];
+
+integer mr_reset_index;
+always @(posedge clk) begin
+    if (cfg_mr_write) begin
+        mr_valid[cfg_mr_index] <= cfg_mr_valid;
+        mr_rkey[cfg_mr_index] <= cfg_mr_rkey;
+        mr_base[cfg_mr_index] <= cfg_mr_base;
+        mr_length[cfg_mr_index] <= cfg_mr_length;
+        mr_remote_write[cfg_mr_index] <= cfg_mr_remote_write;
+        mr_remote_read[cfg_mr_index] <= cfg_mr_remote_read;
+    end
+    if (rst) begin
+        for (mr_reset_index = 0; mr_reset_index < MR_COUNT; mr_reset_index = mr_reset_index + 1) begin
+            mr_valid[mr_reset_index] <= 1'b0;
+        end
+    end
+end
+
+// ---- The request being answered ----
+
+localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_DECIDE = 4'd2, S_WRITE_COMMAND = 4'd3, S_WRITE_DATA = 4'd4,
+                 S_WRITE_STATUS = 4'd5, S_DRAIN = 4'd6, S_RESPOND = 4'd7, S_READ_PACKET = 4'd8,
+                 S_WRITEBACK = 4'd9;
+
+reg [3:0]  state;
+reg [7:0]  request_opcode;
+reg [23:0] request_qpn;
+reg        request_ack_req;
+reg [23:0] request_psn;
+reg [63:0] request_va;
+reg [31:0] request_rkey;
+reg [31:0] request_length;
+reg [12:0] request_payload_bytes;
+
+// Context fields of the request's QP
+wire        qp_valid = context_read[CONTEXT_WIDTH-1];
+wire [23:0] qp_remote_qpn = context_read[CONTEXT_WIDTH-2 -: 24];
+wire [47:0] qp_remote_mac = context_read[CONTEXT_WIDTH-26 -: 48];
+wire [31:0] qp_remote_ip = context_read[CONTEXT_WIDTH-74 -: 32];
+wire [15:0] qp_udp_source_port = context_read[15:0];
+
+// Responder state of that QP, as read, then updated in these registers and written back
+reg        qp_error, nak_sent, write_open;
+reg [23:0] expected_psn, msn;
+reg [63:0] write_va;
+reg [31:0] write_bytes_left;
+
+wire [23:0] psn_distance = request_psn - expected_psn;
+wire        psn_in_order = psn_distance == 24'd0;
+wire        psn_duplicate = psn_distance[23];
+
+wire is_write_start = request_opcode == OP_WRITE_FIRST || request_opcode == OP_WRITE_ONLY;
+wire is_write_continue = request_opcode == OP_WRITE_MIDDLE || request_opcode == OP_WRITE_LAST;
+wire is_write_end = request_opcode == OP_WRITE_LAST || request_opcode == OP_WRITE_ONLY;
+wire is_read = request_opcode == OP_READ_REQUEST;
+// SEND (0x00-0x05) and WRITE with immediate (0x09, 0x0B) need a posted receive: not yet here
+wire is_unsupported_request = request_opcode <= 8'h05 || request_opcode == 8'h09 || request_opcode == 8'h0B;
+wire has_payload = request_payload_bytes != 13'd0;
+
+// Key and range check against the region the R_Key names
+wire [MR_INDEX_WIDTH-1:0] mr_index = request_rkey[MR_INDEX_WIDTH-1:0];
+wire [64:0] request_end = {1'b0, request_va} + {33'd0, request_length};
+wire [64:0] region_end = {1'b0, mr_base[mr_index]} + {33'd0, mr_length[mr_index]};
+wire        key_and_range_ok = mr_valid[mr_index] && mr_rkey[mr_index] == request_rkey
+                            && request_va >= mr_base[mr_index] && request_end <= region_end;
+wire        access_ok = request_length == 32'd0
+                     || (key_and_range_ok && (is_read ? mr_remote_read[mr_index] : mr_remote_write[mr_index]));
+
+// READ responses: one packet per PMTU of the requested length (one empty ONLY for length 0)
+reg [31:0] read_bytes_left;
+reg [23:0] read_psn;
+reg        read_first_packet, read_in_order;
+reg        read_header_sent, read_command_sent;
+wire [31:0] read_packet_bytes = read_bytes_left > {19'd0, pmtu_bytes} ? {19'd0, pmtu_bytes} : read_bytes_left;
+wire        read_last_packet = read_bytes_left <= {19'd0, pmtu_bytes};
+
+// Where to go once a payload has been drained or a response sent
+reg [3:0]  after_respond;
+reg        drain_after_respond;
+
+assign s_hdr_ready = state == S_IDLE && !cfg_qp_write && !clearing;
+assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing;
+assign state_write_index = request_qpn[QP_INDEX_WIDTH-1:0];
+assign state_write_data = {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left};
+assign s_payload_tready = (state == S_DRAIN) || (state == S_WRITE_DATA && m_write_data_tready);
+assign m_write_data_tvalid = state == S_WRITE_DATA && s_payload_tvalid;
+
+task respond(input [7:0] opcode, input [23:0] psn, input [7:0] syndrome, input [12:0] payload_bytes);
+    begin
+        m_hdr_valid <= 1'b1;
+        m_hdr_bth_opcode <= opcode;
+        m_hdr_bth_psn <= psn;
+        m_hdr_aeth_syndrome <= syndrome;
+        m_hdr_payload_bytes <= payload_bytes;
+        m_hdr_eth_dest_mac <= qp_remote_mac;
+        m_hdr_ip_dest <= qp_remote_ip;
+        m_hdr_udp_source_port <= qp_udp_source_port;
+        m_hdr_bth_dest_qp <= qp_remote_qpn;
+    end
+endtask
+
+always @(posedge clk) begin
+    event_ack_sent <= 1'b0;
+    event_nak_sent <= 1'b0;
+    event_duplicate <= 1'b0;
+    event_sequence_drop <= 1'b0;
+    event_unknown_qp <= 1'b0;
+    event_access_error <= 1'b0;
+    event_invalid_request <= 1'b0;
+    event_write_done <= 1'b0;
+    event_read_done <= 1'b0;
+
+    if (m_hdr_valid && m_hdr_ready) begin
+        m_hdr_valid <= 1'b0;
+    end
+    if (m_write_cmd_valid && m_write_cmd_ready) begin
+        m_write_cmd_valid <= 1'b0;
+    end
+    if (m_read_cmd_valid && m_read_cmd_ready) begin
+        m_read_cmd_valid <= 1'b0;
+    end
+
+    case (state)
+        S_IDLE: begin
+            if (s_hdr_valid && s_hdr_ready) begin
+                request_opcode <= s_hdr_bth_opcode;
+                request_qpn <= s_hdr_bth_dest_qp;
+                request_ack_req <= s_hdr_bth_ack_req;
+                request_psn <= s_hdr_bth_psn;
+                request_va <= s_hdr_reth_va;
+                request_rkey <= s_hdr_reth_rkey;
+                request_length <= s_hdr_reth_length;
+                request_payload_bytes <= s_hdr_payload_bytes;
+                context_read <= qp_context[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
+                state_read <= qp_state[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
+                state <= S_LOOKUP;
+            end
+        end
+        S_LOOKUP: begin
+            {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left} <= state_read;
+            state <= S_DECIDE;
+        end
+        S_DECIDE: begin
+            after_respond <= S_WRITEBACK;
+            drain_after_respond <= has_payload;
+            if (!qp_valid || qp_error
+                    || request_qpn[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}}) begin
+                // Unknown QP, or a QP in the error state: dropped, nothing answered
+                event_unknown_qp <= 1'b1;
+                state <= has_payload ? S_DRAIN : S_IDLE;
+                after_respond <= S_IDLE;
+            end else if (request_opcode > OP_READ_REQUEST) begin
+                // Responses and ACKs belong to a requester: not this responder's to answer
+                event_invalid_request <= 1'b1;
+                state <= has_payload ? S_DRAIN : S_IDLE;
+                after_respond <= S_IDLE;
+            end else if (psn_duplicate && !is_read) begin
+                event_duplicate <= 1'b1;
+                respond(OP_ACKNOWLEDGE, expected_psn - 24'd1, SYNDROME_ACK, 13'd0);
+                event_ack_sent <= 1'b1;
+                state <= S_RESPOND;
+                after_respond <= S_IDLE;
+            end else if (!psn_in_order && !psn_duplicate) begin
+                event_sequence_drop <= 1'b1;
+                if (!nak_sent) begin
+                    nak_sent <= 1'b1;
+                    respond(OP_ACKNOWLEDGE, expected_psn, SYNDROME_PSN_SEQUENCE_ERROR, 13'd0);
+                    event_nak_sent <= 1'b1;
+                    state <= S_RESPOND;
+                end else begin
+                    state <= has_payload ? S_DRAIN : S_IDLE;
+                    after_respond <= S_IDLE;
+                end
+            end else if (is_unsupported_request || (is_write_continue && !write_open)
+                         || (is_write_start && {19'd0, request_payload_bytes} > request_length)
+                         || (request_opcode == OP_WRITE_ONLY && {19'd0, request_payload_bytes} != request_length)
+                         || (is_write_continue && {19'd0, request_payload_bytes} > write_bytes_left)
+                         || (request_opcode == OP_WRITE_LAST && {19'd0, request_payload_bytes} != write_bytes_left)) begin
+                event_invalid_request <= 1'b1;
+                event_nak_sent <= 1'b1;
+                qp_error <= 1'b1;
+                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_INVALID_REQUEST, 13'd0);
+                state <= S_RESPOND;
+            end else if ((is_write_start || is_read) && !access_ok) begin
+                event_access_error <= 1'b1;
+                event_nak_sent <= 1'b1;
+                qp_error <= 1'b1;
+                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_REMOTE_ACCESS_ERROR, 13'd0);
+                state <= S_RESPOND;
+            end else if (is_read) begin
+                event_duplicate <= psn_duplicate;
+                read_bytes_left <= request_length;
+                read_psn <= request_psn;
+                read_first_packet <= 1'b1;
+                read_in_order <= psn_in_order;
+                read_header_sent <= 1'b0;
+                read_command_sent <= 1'b0;
+                if (psn_in_order) begin
+                    msn <= msn + 24'd1;
+                    nak_sent <= 1'b0;
+                end
+                state <= S_READ_PACKET;
+            end else begin
+                // An in-order WRITE packet
+                nak_sent <= 1'b0;
+                if (is_write_start) begin
+                    write_va <= request_va;
+                    write_bytes_left <= request_length;
+                end
+                state <= has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS;
+            end
+        end
+        S_WRITE_COMMAND: begin
+            m_write_cmd_addr <= write_va;
+            m_write_cmd_len <= {3'd0, request_payload_bytes};
+            m_write_cmd_valid <= 1'b1;
+            state <= S_WRITE_DATA;
+        end
+        S_WRITE_DATA: begin
+            if (s_payload_tvalid && s_payload_tready && s_payload_tlast) begin
+                state <= S_WRITE_STATUS;
+            end
+        end
+        S_WRITE_STATUS: begin
+            // The ACK promises the data is in memory: wait for the write responses
+            if (write_status_valid || !has_payload) begin
+                write_va <= write_va + {51'd0, request_payload_bytes};
+                write_bytes_left <= write_bytes_left - {19'd0, request_payload_bytes};
+                write_open <= !is_write_end;
+                expected_psn <= expected_psn + 24'd1;
+                if (is_write_end) begin
+                    msn <= msn + 24'd1;
+                    event_write_done <= 1'b1;
+                end
+                if (write_status_valid && write_status_error) begin
+                    qp_error <= 1'b1;
+                    event_nak_sent <= 1'b1;
+                    respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_REMOTE_OPERATIONAL_ERROR, 13'd0);
+                    drain_after_respond <= 1'b0;
+                    state <= S_RESPOND;
+                end else if (request_ack_req) begin
+                    event_ack_sent <= 1'b1;
+                    respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_ACK, 13'd0);
+                    drain_after_respond <= 1'b0;
+                    m_hdr_aeth_msn <= is_write_end ? msn + 24'd1 : msn;
+                    state <= S_RESPOND;
+                end else begin
+                    state <= S_WRITEBACK;
+                end
+            end
+        end
+        S_READ_PACKET: begin
+            if (!read_header_sent && !m_hdr_valid) begin
+                respond(read_first_packet ? (read_last_packet ? OP_READ_RESPONSE_ONLY : OP_READ_RESPONSE_FIRST)
+                                          : (read_last_packet ? OP_READ_RESPONSE_LAST : OP_READ_RESPONSE_MIDDLE),
+                        read_psn, SYNDROME_ACK, read_packet_bytes[12:0]);
+                read_header_sent <= 1'b1;
+            end
+            if (!read_command_sent && !m_read_cmd_valid) begin
+                read_command_sent <= 1'b1;
+                if (read_packet_bytes != 32'd0) begin
+                    m_read_cmd_addr <= request_va + {32'd0, request_length - read_bytes_left};
+                    m_read_cmd_len <= read_packet_bytes[15:0];
+                    m_read_cmd_valid <= 1'b1;
+                end
+            end
+            if (read_header_sent && read_command_sent && !m_hdr_valid && !m_read_cmd_valid) begin
+                read_header_sent <= 1'b0;
+                read_command_sent <= 1'b0;
+                read_first_packet <= 1'b0;
+                read_psn <= read_psn + 24'd1;
+                read_bytes_left <= read_bytes_left - read_packet_bytes;
+                if (read_in_order) begin
+                    expected_psn <= expected_psn + 24'd1;
+                end
+                if (read_last_packet) begin
+                    event_read_done <= 1'b1;
+                    state <= S_WRITEBACK;
+                end
+            end
+        end
+        S_RESPOND: begin
+            if (!m_hdr_valid || m_hdr_ready) begin
+                if (drain_after_respond) begin
+                    state <= S_DRAIN;
+                end else begin
+                    state <= after_respond;
+                end
+            end
+        end
+        S_DRAIN: begin
+            if (s_payload_tvalid && s_payload_tlast) begin
+                state <= after_respond;
+            end
+        end
+        default: begin  // S_WRITEBACK: the context RAM takes the state this cycle
+            if (state_write) begin
+                state <= S_IDLE;
+            end
+        end
+    endcase
+
+    // The AETH's MSN is the QP's count of completed messages at the time of the response
+    if (state == S_DECIDE || state == S_READ_PACKET) begin
+        m_hdr_aeth_msn <= msn;
+    end
+
+    if (rst) begin
+        state <= S_IDLE;
+        m_hdr_valid <= 1'b0;
+        m_write_cmd_valid <= 1'b0;
+        m_read_cmd_valid <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
