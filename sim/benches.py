@@ -113,6 +113,8 @@ BENCHES = (
           stamped=True),
     Bench("rdma_responder", "rdma_responder", "tb/rdma", (COMMON, RDMA), WIDTHS,
           "RC responder against the Python requester: WRITE/READ byte-exact through loss, PSN rules, bad keys"),
+    Bench("roce_rx_parser", "roce_rx_parser", "tb/rdma", (COMMON, RDMA), WIDTHS,
+          "RoCEv2 receive parser: every opcode against the model, each malformed frame dropped with its cause, overflow"),
 )
 
 
