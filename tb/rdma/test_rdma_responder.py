@@ -13,7 +13,7 @@ from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStrea
 from dpuv.models.roce_packet import Endpoint, Opcode, parse_frame
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
-from dpuv.sim import rdma_driver
+from dpuv.sim import perf, rdma_driver
 from dpuv.sim.cocotb_access import AxiLiteAccess
 from dpuv.sim.pcap_capture import WireCapture
 from dpuv.sim.regmap import rdma_responder
@@ -242,16 +242,20 @@ async def ack_latency_from_the_request_s_last_beat(dut):
                 mid_ack = dut.m_axis_tx_tlast.value != 1
 
     watcher = cocotb.start_soon(watch())
-    latencies = {}
+    latencies, engine_latencies = {}, {}
     for length in (0, 8, 64, 256):
         request_ends.clear()
         ack_starts.clear()
+        before = (await tb.read_events())["ack_latency_sum"]
         peer.post_send(WorkRequest.write(length, rng.randbytes(length), REGION_BASE, RKEY))
         completions = await tb.run(peer, 1)
         assert completions[0].status is CompletionStatus.SUCCESS
         assert len(request_ends) == 1 and len(ack_starts) == 1, (request_ends, ack_starts)
         latencies[length] = ack_starts[0] - request_ends[0]
+        engine_latencies[length] = tb.events["ack_latency_sum"] - before
     watcher.cancel()
+    perf.check("rdma", "ack_latency", engine_latencies[64], latencies[64], tolerance=2,
+               context=f"DATA_WIDTH={len(dut.s_axis_rx_tdata)}, 64-byte WRITE")
     counters = await tb.read_events()
     dut._log.info("RX last beat to ACK first beat, cycles by WRITE payload bytes: %s; the engine's counters: "
                   "min %d max %d sum %d count %d", latencies, counters["ack_latency_min"], counters["ack_latency_max"],

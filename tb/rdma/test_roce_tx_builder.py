@@ -10,7 +10,7 @@ from cocotbext.axi import AxiStreamFrame
 
 from dpuv.models.roce_packet import (AETH, BTH, PMTUS, RETH, Addressing, ImmDt, Opcode, RocePacket,
                                      build_frame, opcode_info)
-from dpuv.sim import roce_scapy
+from dpuv.sim import perf, roce_scapy
 from dpuv.sim.roce_header_bus import HeaderSource
 from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, start_clock_and_reset,
                                 stream_ends, test_rng)
@@ -121,7 +121,10 @@ async def frames_move_one_beat_per_clock(dut):
     dut._log.info("WRITE 64 KiB at PMTU 4096: %d beats in %d cycles, utilisation %.4f; %d frame bytes",
                   beats, span, beats / span, frame_bytes)
     assert beats == sum(-(-len(build_frame(packet)) // tb.bytes_per_beat) for packet in packets)
-    assert beats / span >= 0.97, f"utilisation {beats / span:.4f} below 0.97"
+    if tb.bytes_per_beat == 64:  # the target is for the 512-bit stream
+        # No counter at this level: the figure is the testbench's own count on the output
+        perf.check("rdma", "tx_utilisation", beats / span, beats / span,
+                   context="frame builder, 512-bit, testbench count")
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
