@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import ipaddress
 
-from cocotb.triggers import FallingEdge, RisingEdge
-
 from dpuv.models.roce_packet import AETH, BTH, RETH, Addressing, ImmDt, RocePacket
+from dpuv.sim.testbench import handshake
 
 
 def _mac_number(mac: str) -> int:
@@ -75,11 +74,4 @@ class HeaderSource:
     async def send(self, packet: RocePacket) -> None:
         for name, value in fields_of(packet).items():
             getattr(self.dut, f"{self.prefix}_{name}").value = value
-        valid, ready = getattr(self.dut, f"{self.prefix}_valid"), getattr(self.dut, f"{self.prefix}_ready")
-        valid.value = 1
-        while True:
-            await FallingEdge(self.clock)  # ready settled for the coming edge
-            if int(ready.value):
-                await RisingEdge(self.clock)
-                break
-        valid.value = 0
+        await handshake(self.clock, getattr(self.dut, f"{self.prefix}_valid"), getattr(self.dut, f"{self.prefix}_ready"))

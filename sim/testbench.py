@@ -12,7 +12,7 @@ from typing import Iterator
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 CLOCK_PERIOD_NS = 4  # 250 MHz, the clock the spec targets assume
 
@@ -126,3 +126,41 @@ def quiet(*bus_models) -> None:
     """cocotbext-axi logs every frame at INFO; keep test logs readable by showing warnings only."""
     for model in bus_models:
         model.log.setLevel(logging.WARNING)
+
+
+async def handshake(clock, valid, ready) -> None:
+    """Hold valid high until the design takes it (ready high at a rising edge), then lower it.
+    ready is sampled mid-cycle, once it has settled for the coming edge."""
+    valid.value = 1
+    while True:
+        await FallingEdge(clock)
+        if ready.value == 1:
+            await RisingEdge(clock)
+            break
+    valid.value = 0
+
+
+class BurstMonitor:
+    """Records every address-channel burst (`<prefix>addr`, `<prefix>len`) an AXI4 master issues and
+    checks it: beat-aligned, within the burst limit, not crossing a 4 KiB boundary."""
+
+    def __init__(self, dut, prefix: str, bytes_per_beat: int, max_burst_beats: int):
+        self.dut, self.prefix = dut, prefix
+        self.bytes_per_beat, self.max_burst_beats = bytes_per_beat, max_burst_beats
+        self.bursts: list[tuple[int, int]] = []
+        cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        valid, ready = getattr(self.dut, f"{self.prefix}valid"), getattr(self.dut, f"{self.prefix}ready")
+        address, length = getattr(self.dut, f"{self.prefix}addr"), getattr(self.dut, f"{self.prefix}len")
+        while True:
+            await RisingEdge(self.dut.clk)
+            if valid.value == 1 and ready.value == 1:
+                self.bursts.append((int(address.value), int(length.value) + 1))
+
+    def check(self) -> None:
+        for address, beats in self.bursts:
+            end = address + beats * self.bytes_per_beat - 1
+            assert beats <= self.max_burst_beats, f"burst of {beats} beats at {address:#x}"
+            assert address % self.bytes_per_beat == 0, f"unaligned burst address {address:#x}"
+            assert address // 4096 == end // 4096, f"burst {address:#x}..{end:#x} crosses 4 KiB"

@@ -32,7 +32,7 @@ MUTATIONS = [
                  "a_host_clock_off_by_3_percent_still_talks", id="uart-sends-a-low-stop-bit"),
     pytest.param("roce_tx_builder", "rdma/roce_icrc_append.v", "|| frame_offset == 16'd46", "",
                  "payload_lengths_around_every_beat_and_pad_boundary", id="icrc-leaves-bth-byte-4-unmasked"),
-    pytest.param("axi_dma_write", "common/axi_dma_write.v", "if (next_burst_beats > beats_to_page_end) begin",
+    pytest.param("axi_dma_write", "common/axi_burst_splitter.v", "if (next_burst_beats > beats_to_page_end) begin",
                  "if (1'b0) begin", "pages_and_burst_limits_split_a_long_write", id="dma-burst-crosses-4k"),
     pytest.param("axi_dma_read", "common/axi_dma_read.v",
                  "wire                 skip_beat = first_realigned_beat && data_offset != {OFFSET_WIDTH{1'b0}};",
@@ -45,6 +45,9 @@ MUTATIONS = [
     pytest.param("rdma_responder", "rdma/roce_responder.v", "wire        access_ok = request_length == 32'd0",
                  "wire        access_ok = 1'b1 || request_length == 32'd0", "a_bad_key_is_nakked_and_the_qp_stops",
                  id="responder-ignores-the-rkey"),
+    pytest.param("roce_rx_parser", "rdma/roce_icrc_check.v", "assign residue_ok = crc == GOOD_RESIDUE;",
+                 "assign residue_ok = 1'b1;", "malformed_frames_are_dropped_with_their_cause/idle=None",
+                 id="parser-forwards-bad-icrc-frames"),
 ]
 
 

@@ -35,14 +35,14 @@ module axi_dma_read #(
     output wire                    s_cmd_ready,
 
     output wire [ID_WIDTH-1:0]     m_axi_arid,
-    output reg  [ADDR_WIDTH-1:0]   m_axi_araddr,
-    output reg  [7:0]              m_axi_arlen,
+    output wire [ADDR_WIDTH-1:0]   m_axi_araddr,
+    output wire [7:0]              m_axi_arlen,
     output wire [2:0]              m_axi_arsize,
     output wire [1:0]              m_axi_arburst,
     output wire                    m_axi_arlock,
     output wire [3:0]              m_axi_arcache,
     output wire [2:0]              m_axi_arprot,
-    output reg                     m_axi_arvalid,
+    output wire                    m_axi_arvalid,
     input  wire                    m_axi_arready,
     input  wire [ID_WIDTH-1:0]     m_axi_rid,
     input  wire [DATA_WIDTH-1:0]   m_axi_rdata,
@@ -63,18 +63,9 @@ module axi_dma_read #(
 localparam STRB_WIDTH = DATA_WIDTH / 8;
 localparam OFFSET_WIDTH = $clog2(STRB_WIDTH);
 localparam COMMAND_INDEX_WIDTH = $clog2(COMMAND_DEPTH);
-localparam PAGE_BEATS = 4096 / STRB_WIDTH;
 localparam BEAT_COUNT_WIDTH = LEN_WIDTH + 1;
 
 initial begin
-    if (DATA_WIDTH < 32 || DATA_WIDTH > 1024 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
-        $error("Error: DATA_WIDTH must be a power of two from 32 to 1024 (instance %m)");
-        $finish;
-    end
-    if (MAX_BURST_BEATS < 1 || MAX_BURST_BEATS > 256) begin
-        $error("Error: MAX_BURST_BEATS must be 1 to 256 (instance %m)");
-        $finish;
-    end
     if (COMMAND_DEPTH < 2 || (COMMAND_DEPTH & (COMMAND_DEPTH - 1)) != 0) begin
         $error("Error: COMMAND_DEPTH must be a power of two, 2 or more (instance %m)");
         $finish;
@@ -95,57 +86,47 @@ reg [LEN_WIDTH-1:0]        command_length [0:COMMAND_DEPTH-1];
 reg [BEAT_COUNT_WIDTH-1:0] command_read_beats [0:COMMAND_DEPTH-1];
 reg [COMMAND_INDEX_WIDTH:0] accept_pointer, data_pointer;
 
-wire [OFFSET_WIDTH-1:0]     new_offset = s_cmd_addr[OFFSET_WIDTH-1:0];
-wire [BEAT_COUNT_WIDTH-1:0] new_read_beats =
-    ({1'b0, s_cmd_len} + {{(BEAT_COUNT_WIDTH-OFFSET_WIDTH){1'b0}}, new_offset} + STRB_WIDTH[BEAT_COUNT_WIDTH-1:0] - 1'b1)
-    >> OFFSET_WIDTH;
+wire [OFFSET_WIDTH-1:0]     new_offset;
+wire [BEAT_COUNT_WIDTH-1:0] new_read_beats;
+wire                        splitter_ready;
+wire [8:0]                  next_burst_beats;
 
-// ---- Address side: one command at a time, cut into bursts ----
+// ---- Address side: each command cut into bursts ----
 
-reg                        addressing;
-reg [ADDR_WIDTH-1:0]       burst_address;
-reg [BEAT_COUNT_WIDTH-1:0] beats_left_to_address;
+assign s_cmd_ready = splitter_ready && accept_pointer - data_pointer != COMMAND_DEPTH[COMMAND_INDEX_WIDTH:0];
 
-assign s_cmd_ready = !addressing && accept_pointer - data_pointer != COMMAND_DEPTH[COMMAND_INDEX_WIDTH:0];
+axi_burst_splitter #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .LEN_WIDTH(LEN_WIDTH),
+    .MAX_BURST_BEATS(MAX_BURST_BEATS)
+) splitter_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_cmd_addr(s_cmd_addr),
+    .s_cmd_len(s_cmd_len),
+    .s_cmd_valid(s_cmd_valid && s_cmd_ready),
+    .s_cmd_ready(splitter_ready),
+    .cmd_offset(new_offset),
+    .cmd_beats(new_read_beats),
+    .m_burst_addr(m_axi_araddr),
+    .m_burst_beats(next_burst_beats),
+    .m_burst_offset(),
+    .m_burst_last(),
+    .m_burst_valid(m_axi_arvalid),
+    .m_burst_ready(m_axi_arready)
+);
 
-wire [BEAT_COUNT_WIDTH-1:0] beats_to_page_end =
-    PAGE_BEATS[BEAT_COUNT_WIDTH-1:0] - {{(BEAT_COUNT_WIDTH-12+OFFSET_WIDTH){1'b0}}, burst_address[11:OFFSET_WIDTH]};
-reg  [BEAT_COUNT_WIDTH-1:0] next_burst_beats;
-always @* begin
-    next_burst_beats = beats_left_to_address;
-    if (next_burst_beats > beats_to_page_end) begin
-        next_burst_beats = beats_to_page_end;
-    end
-    if (next_burst_beats > MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0]) begin
-        next_burst_beats = MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
-    end
-end
+assign m_axi_arlen = next_burst_beats[7:0] - 8'd1;
 
 always @(posedge clk) begin
-    if (m_axi_arvalid && m_axi_arready) begin
-        m_axi_arvalid <= 1'b0;
-    end
     if (s_cmd_valid && s_cmd_ready) begin
-        addressing <= 1'b1;
-        burst_address <= {s_cmd_addr[ADDR_WIDTH-1:OFFSET_WIDTH], {OFFSET_WIDTH{1'b0}}};
-        beats_left_to_address <= new_read_beats;
         command_offset[accept_pointer[COMMAND_INDEX_WIDTH-1:0]] <= new_offset;
         command_length[accept_pointer[COMMAND_INDEX_WIDTH-1:0]] <= s_cmd_len;
         command_read_beats[accept_pointer[COMMAND_INDEX_WIDTH-1:0]] <= new_read_beats;
         accept_pointer <= accept_pointer + 1'b1;
-    end else if (addressing && (!m_axi_arvalid || m_axi_arready)) begin
-        m_axi_araddr <= burst_address;
-        m_axi_arlen <= next_burst_beats[7:0] - 8'd1;
-        m_axi_arvalid <= 1'b1;
-        burst_address <= burst_address + ({{(ADDR_WIDTH-BEAT_COUNT_WIDTH){1'b0}}, next_burst_beats} << OFFSET_WIDTH);
-        beats_left_to_address <= beats_left_to_address - next_burst_beats;
-        if (next_burst_beats == beats_left_to_address) begin
-            addressing <= 1'b0;
-        end
     end
     if (rst) begin
-        addressing <= 1'b0;
-        m_axi_arvalid <= 1'b0;
         accept_pointer <= {(COMMAND_INDEX_WIDTH+1){1'b0}};
     end
 end

@@ -39,14 +39,14 @@ module axi_dma_write #(
     input  wire                    s_axis_tlast,
 
     output wire [ID_WIDTH-1:0]     m_axi_awid,
-    output reg  [ADDR_WIDTH-1:0]   m_axi_awaddr,
-    output reg  [7:0]              m_axi_awlen,
+    output wire [ADDR_WIDTH-1:0]   m_axi_awaddr,
+    output wire [7:0]              m_axi_awlen,
     output wire [2:0]              m_axi_awsize,
     output wire [1:0]              m_axi_awburst,
     output wire                    m_axi_awlock,
     output wire [3:0]              m_axi_awcache,
     output wire [2:0]              m_axi_awprot,
-    output reg                     m_axi_awvalid,
+    output wire                    m_axi_awvalid,
     input  wire                    m_axi_awready,
     output wire [DATA_WIDTH-1:0]   m_axi_wdata,
     output wire [DATA_WIDTH/8-1:0] m_axi_wstrb,
@@ -66,19 +66,8 @@ module axi_dma_write #(
 localparam STRB_WIDTH = DATA_WIDTH / 8;
 localparam OFFSET_WIDTH = $clog2(STRB_WIDTH);
 localparam BURST_INDEX_WIDTH = $clog2(OUTSTANDING_BURSTS);
-// Beats in a 4 KiB page; a burst ends at the page's end at the latest
-localparam PAGE_BEATS = 4096 / STRB_WIDTH;
-localparam BEAT_COUNT_WIDTH = LEN_WIDTH + 1;
 
 initial begin
-    if (DATA_WIDTH < 32 || DATA_WIDTH > 1024 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
-        $error("Error: DATA_WIDTH must be a power of two from 32 to 1024 (instance %m)");
-        $finish;
-    end
-    if (MAX_BURST_BEATS < 1 || MAX_BURST_BEATS > 256) begin
-        $error("Error: MAX_BURST_BEATS must be 1 to 256 (instance %m)");
-        $finish;
-    end
     if (OUTSTANDING_BURSTS < 2 || (OUTSTANDING_BURSTS & (OUTSTANDING_BURSTS - 1)) != 0) begin
         $error("Error: OUTSTANDING_BURSTS must be a power of two, 2 or more (instance %m)");
         $finish;
@@ -92,74 +81,54 @@ assign m_axi_awlock  = 1'b0;
 assign m_axi_awcache = 4'b0011;
 assign m_axi_awprot  = 3'b000;
 
-// ---- Command: one at a time through the address side ----
+// ---- Address side: each command cut into bursts ----
 
-reg                        command_active;
-reg [ADDR_WIDTH-1:0]       burst_address;
-reg [BEAT_COUNT_WIDTH-1:0] beats_left_to_address;
-
-wire [OFFSET_WIDTH-1:0]     command_offset = s_cmd_addr[OFFSET_WIDTH-1:0];
-wire [BEAT_COUNT_WIDTH-1:0] command_beats =
-    ({1'b0, s_cmd_len} + {{(BEAT_COUNT_WIDTH-OFFSET_WIDTH){1'b0}}, command_offset} + STRB_WIDTH[BEAT_COUNT_WIDTH-1:0] - 1'b1)
-    >> OFFSET_WIDTH;
-
-// Bursts issued whose data or response is still due, in issue order
+// Bursts issued whose data or response is still due, in issue order, with the command's offset:
+// the realigner takes it with the first beat of the command's payload, when that burst is due.
 reg [8:0]                  burst_beats [0:OUTSTANDING_BURSTS-1];
 reg                        burst_ends_command [0:OUTSTANDING_BURSTS-1];
+reg [OFFSET_WIDTH-1:0]     pending_shift [0:OUTSTANDING_BURSTS-1];
 reg [BURST_INDEX_WIDTH:0]  issue_pointer, data_pointer, response_pointer;
 
-wire bursts_full = issue_pointer - response_pointer == OUTSTANDING_BURSTS[BURST_INDEX_WIDTH:0];
-
-// The payload enters the realigner with the command's offset: its first beat is the command's
+wire                    bursts_full = issue_pointer - response_pointer == OUTSTANDING_BURSTS[BURST_INDEX_WIDTH:0];
+wire [8:0]              next_burst_beats;
+wire [OFFSET_WIDTH-1:0] next_burst_offset;
+wire                    next_burst_last, next_burst_valid;
 wire [OFFSET_WIDTH-1:0] payload_shift;
-reg  [OFFSET_WIDTH-1:0] pending_shift [0:OUTSTANDING_BURSTS-1];
 
-assign s_cmd_ready = !command_active;
+axi_burst_splitter #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .LEN_WIDTH(LEN_WIDTH),
+    .MAX_BURST_BEATS(MAX_BURST_BEATS)
+) splitter_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_cmd_addr(s_cmd_addr),
+    .s_cmd_len(s_cmd_len),
+    .s_cmd_valid(s_cmd_valid),
+    .s_cmd_ready(s_cmd_ready),
+    .cmd_offset(),
+    .cmd_beats(),
+    .m_burst_addr(m_axi_awaddr),
+    .m_burst_beats(next_burst_beats),
+    .m_burst_offset(next_burst_offset),
+    .m_burst_last(next_burst_last),
+    .m_burst_valid(next_burst_valid),
+    .m_burst_ready(m_axi_awready && !bursts_full)
+);
 
-// The command's offset travels with each of its bursts: the realigner takes it with the first
-// beat of the command's payload, when that burst's data is due.
-reg [OFFSET_WIDTH-1:0] command_shift;
-
-wire [BEAT_COUNT_WIDTH-1:0] beats_to_page_end =
-    PAGE_BEATS[BEAT_COUNT_WIDTH-1:0] - {{(BEAT_COUNT_WIDTH-12+OFFSET_WIDTH){1'b0}}, burst_address[11:OFFSET_WIDTH]};
-reg  [BEAT_COUNT_WIDTH-1:0] next_burst_beats;
-always @* begin
-    next_burst_beats = beats_left_to_address;
-    if (next_burst_beats > beats_to_page_end) begin
-        next_burst_beats = beats_to_page_end;
-    end
-    if (next_burst_beats > MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0]) begin
-        next_burst_beats = MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
-    end
-end
+assign m_axi_awvalid = next_burst_valid && !bursts_full;
+assign m_axi_awlen = next_burst_beats[7:0] - 8'd1;
 
 always @(posedge clk) begin
     if (m_axi_awvalid && m_axi_awready) begin
-        m_axi_awvalid <= 1'b0;
-    end
-    if (s_cmd_valid && s_cmd_ready) begin
-        command_active <= 1'b1;
-        burst_address <= {s_cmd_addr[ADDR_WIDTH-1:OFFSET_WIDTH], {OFFSET_WIDTH{1'b0}}};
-        beats_left_to_address <= command_beats;
-        command_shift <= command_offset;
-    end else if (command_active && (!m_axi_awvalid || m_axi_awready) && !bursts_full) begin
-        m_axi_awaddr <= burst_address;
-        m_axi_awlen <= next_burst_beats[7:0] - 8'd1;
-        m_axi_awvalid <= 1'b1;
-        burst_beats[issue_pointer[BURST_INDEX_WIDTH-1:0]] <= next_burst_beats[8:0];
-        burst_ends_command[issue_pointer[BURST_INDEX_WIDTH-1:0]] <= next_burst_beats == beats_left_to_address;
-        pending_shift[issue_pointer[BURST_INDEX_WIDTH-1:0]] <= command_shift;
+        burst_beats[issue_pointer[BURST_INDEX_WIDTH-1:0]] <= next_burst_beats;
+        burst_ends_command[issue_pointer[BURST_INDEX_WIDTH-1:0]] <= next_burst_last;
+        pending_shift[issue_pointer[BURST_INDEX_WIDTH-1:0]] <= next_burst_offset;
         issue_pointer <= issue_pointer + 1'b1;
-        burst_address <= burst_address + ({{(ADDR_WIDTH-BEAT_COUNT_WIDTH){1'b0}}, next_burst_beats} << OFFSET_WIDTH);
-        beats_left_to_address <= beats_left_to_address - next_burst_beats;
-        if (next_burst_beats == beats_left_to_address) begin
-            command_active <= 1'b0;
-        end
     end
     if (rst) begin
-        command_active <= 1'b0;
-        command_shift <= {OFFSET_WIDTH{1'b0}};
-        m_axi_awvalid <= 1'b0;
         issue_pointer <= {(BURST_INDEX_WIDTH+1){1'b0}};
     end
 end

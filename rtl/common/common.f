@@ -17,6 +17,7 @@ traffic_checker.v
 generated/traffic_block_csr.sv
 traffic_block.v
 axis_realign.v
+axi_burst_splitter.v
 axi_dma_write.v
 axi_dma_read.v
 event_counters.v

@@ -2,10 +2,11 @@
 never cross 4 KiB or exceed the burst limit; a failing burst marks only its own frame."""
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
+from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiReadBus, AxiSlaveRead, AxiStreamBus, AxiStreamSink
 
-from dpuv.sim.testbench import PAUSE_OPTIONS, build_parameters, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
+from dpuv.sim.testbench import (PAUSE_OPTIONS, BurstMonitor, build_parameters, handshake, pauses, pulse_reset, quiet,
+                                start_clock_and_reset, test_rng)
 
 MEMORY_BYTES = 1 << 16
 
@@ -33,7 +34,7 @@ class TB:
     def __init__(self, dut, rng, backpressure=None, read_pauses=None):
         self.dut = dut
         self.bytes_per_beat = len(dut.m_axis_tdata) // 8
-        self.max_burst_beats = build_parameters().get("MAX_BURST_BEATS", 256)
+        self.bursts = BurstMonitor(dut, "m_axi_ar", self.bytes_per_beat, build_parameters().get("MAX_BURST_BEATS", 256))
         self.memory = Memory(rng.randbytes(MEMORY_BYTES))
         self.slave = AxiSlaveRead(AxiReadBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=self.memory)
         quiet(self.slave.ar_channel, self.slave.r_channel)
@@ -41,15 +42,7 @@ class TB:
         self.frames = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
         quiet(self.frames)
         self.frames.set_pause_generator(pauses(rng, backpressure))
-        self.bursts = []
         dut.s_cmd_valid.value = 0
-        cocotb.start_soon(self._watch())
-
-    async def _watch(self):
-        while True:
-            await RisingEdge(self.dut.clk)
-            if self.dut.m_axi_arvalid.value == 1 and self.dut.m_axi_arready.value == 1:
-                self.bursts.append((int(self.dut.m_axi_araddr.value), int(self.dut.m_axi_arlen.value) + 1))
 
     async def reset(self):
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
@@ -57,24 +50,12 @@ class TB:
     async def command(self, address: int, length: int):
         self.dut.s_cmd_addr.value = address
         self.dut.s_cmd_len.value = length
-        self.dut.s_cmd_valid.value = 1
-        while True:
-            await FallingEdge(self.dut.clk)
-            if self.dut.s_cmd_ready.value == 1:
-                await RisingEdge(self.dut.clk)
-                break
-        self.dut.s_cmd_valid.value = 0
+        await handshake(self.dut.clk, self.dut.s_cmd_valid, self.dut.s_cmd_ready)
 
     async def read_all(self, reads):
         for address, length in reads:
             await self.command(address, length)
 
-    def check_bursts(self):
-        for address, beats in self.bursts:
-            assert beats <= self.max_burst_beats, f"burst of {beats} beats at {address:#x}"
-            end = address + beats * self.bytes_per_beat - 1
-            assert address % self.bytes_per_beat == 0 and address // 4096 == end // 4096, \
-                f"burst {address:#x}..{end:#x} unaligned or crossing 4 KiB"
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -96,7 +77,7 @@ async def frames_hold_exactly_the_bytes_at_any_address(dut, read_pauses, backpre
         assert not failed(frame), f"frame {index} flagged as failed"
     await ClockCycles(dut.clk, 20)
     assert tb.frames.empty(), "a frame nobody asked for"
-    tb.check_bursts()
+    tb.bursts.check()
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")

@@ -2,11 +2,11 @@
 bursts never cross 4 KiB or exceed the burst limit; a failing burst flags its command's status."""
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiSlaveWrite, AxiStreamBus, AxiStreamFrame, AxiStreamSource, AxiWriteBus
 
-from dpuv.sim.testbench import (PAUSE_OPTIONS, build_parameters, pauses, pulse_reset, quiet, start_clock_and_reset,
-                                test_rng)
+from dpuv.sim.testbench import (PAUSE_OPTIONS, BurstMonitor, build_parameters, handshake, pauses, pulse_reset, quiet,
+                                start_clock_and_reset, test_rng)
 
 MEMORY_BYTES = 1 << 16
 
@@ -29,7 +29,7 @@ class TB:
         self.dut = dut
         self.rng = rng
         self.bytes_per_beat = len(dut.s_axis_tdata) // 8
-        self.max_burst_beats = build_parameters().get("MAX_BURST_BEATS", 256)
+        self.bursts = BurstMonitor(dut, "m_axi_aw", self.bytes_per_beat, build_parameters().get("MAX_BURST_BEATS", 256))
         self.fill = rng.randbytes(MEMORY_BYTES)
         self.memory = Memory(self.fill)
         self.slave = AxiSlaveWrite(AxiWriteBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=self.memory)
@@ -40,17 +40,14 @@ class TB:
         quiet(self.payload)
         self.payload.set_pause_generator(pauses(rng, idle))
         self.statuses = []
-        self.bursts = []
         dut.s_cmd_valid.value = 0
-        cocotb.start_soon(self._watch())
+        cocotb.start_soon(self._watch_statuses())
 
-    async def _watch(self):
+    async def _watch_statuses(self):
         while True:
             await RisingEdge(self.dut.clk)
             if self.dut.status_valid.value == 1:
                 self.statuses.append(int(self.dut.status_error.value))
-            if self.dut.m_axi_awvalid.value == 1 and self.dut.m_axi_awready.value == 1:
-                self.bursts.append((int(self.dut.m_axi_awaddr.value), int(self.dut.m_axi_awlen.value) + 1))
 
     async def reset(self):
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
@@ -58,13 +55,7 @@ class TB:
     async def command(self, address: int, length: int):
         self.dut.s_cmd_addr.value = address
         self.dut.s_cmd_len.value = length
-        self.dut.s_cmd_valid.value = 1
-        while True:
-            await FallingEdge(self.dut.clk)
-            if self.dut.s_cmd_ready.value == 1:
-                await RisingEdge(self.dut.clk)
-                break
-        self.dut.s_cmd_valid.value = 0
+        await handshake(self.dut.clk, self.dut.s_cmd_valid, self.dut.s_cmd_ready)
 
     async def write_all(self, writes):
         for address, data in writes:
@@ -79,12 +70,6 @@ class TB:
             await RisingEdge(self.dut.clk)
         raise AssertionError(f"{len(self.statuses)} of {count} statuses after {limit} cycles")
 
-    def check_bursts(self):
-        for address, beats in self.bursts:
-            assert beats <= self.max_burst_beats, f"burst of {beats} beats at {address:#x}"
-            assert address % self.bytes_per_beat == 0, f"unaligned burst address {address:#x}"
-            end = address + beats * self.bytes_per_beat - 1
-            assert address // 4096 == end // 4096, f"burst {address:#x}..{end:#x} crosses 4 KiB"
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -106,7 +91,7 @@ async def payloads_land_byte_exact_at_any_address(dut, idle, backpressure):
     await tb.wait_statuses(len(writes))
     assert tb.statuses == [0] * len(writes)
     assert tb.memory.data == expected, "memory differs from the writes (or bytes around them were touched)"
-    tb.check_bursts()
+    tb.bursts.check()
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -118,10 +103,10 @@ async def pages_and_burst_limits_split_a_long_write(dut):
     cocotb.start_soon(tb.write_all([(address, data)]))
     await tb.wait_statuses(1)
     assert bytes(tb.memory.data[address:address + len(data)]) == data
-    tb.check_bursts()
-    assert len(tb.bursts) >= 4, tb.bursts
+    tb.bursts.check()
+    assert len(tb.bursts.bursts) >= 4, tb.bursts
     # beats one per clock once the bursts are addressed: the whole write's span against its beats
-    dut._log.info("bursts: %s", [(hex(a), n) for a, n in tb.bursts])
+    dut._log.info("bursts: %s", [(hex(a), n) for a, n in tb.bursts.bursts])
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")

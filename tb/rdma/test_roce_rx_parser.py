@@ -10,7 +10,6 @@ per-cycle Python, which keeps the two widths and two simulators inside a minute)
 from __future__ import annotations
 
 import ipaddress
-import struct
 from collections import deque
 from dataclasses import dataclass
 

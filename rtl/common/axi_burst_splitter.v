@@ -1,0 +1,110 @@
+// AXI burst splitter: a byte range cut into beat-aligned INCR bursts that never cross 4 KiB
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The address side shared by axi_dma_read and axi_dma_write. A command (address, byte length)
+// becomes bursts of at most MAX_BURST_BEATS beats, each ending at a 4 KiB boundary at the latest
+// (AXI4 forbids crossing one), one presented at a time until taken. While a command is being
+// offered, cmd_offset and cmd_beats describe it, so the data side can record its shape in the
+// same cycle it is accepted.
+module axi_burst_splitter #(
+    // Width of the data bus in bits (a power of two, 32 to 1024)
+    parameter DATA_WIDTH = 64,
+    // Width of byte addresses
+    parameter ADDR_WIDTH = 64,
+    // Width of the byte length of one command
+    parameter LEN_WIDTH = 16,
+    // Longest burst in beats (1 to 256)
+    parameter MAX_BURST_BEATS = 256
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+
+    input  wire [ADDR_WIDTH-1:0]         s_cmd_addr,
+    input  wire [LEN_WIDTH-1:0]          s_cmd_len,
+    input  wire                          s_cmd_valid,
+    output wire                          s_cmd_ready,
+    // Lane of the offered command's first byte, and the beats its bytes span
+    output wire [$clog2(DATA_WIDTH/8)-1:0] cmd_offset,
+    output wire [LEN_WIDTH:0]            cmd_beats,
+
+    output reg  [ADDR_WIDTH-1:0]         m_burst_addr,
+    output reg  [8:0]                    m_burst_beats,
+    // Lane of its command's first byte (the same for every burst of the command)
+    output reg  [$clog2(DATA_WIDTH/8)-1:0] m_burst_offset,
+    // The burst is its command's last
+    output reg                           m_burst_last,
+    output reg                           m_burst_valid,
+    input  wire                          m_burst_ready
+);
+
+localparam STRB_WIDTH = DATA_WIDTH / 8;
+localparam OFFSET_WIDTH = $clog2(STRB_WIDTH);
+localparam BEAT_COUNT_WIDTH = LEN_WIDTH + 1;
+localparam PAGE_BEATS = 4096 / STRB_WIDTH;
+
+initial begin
+    if (DATA_WIDTH < 32 || DATA_WIDTH > 1024 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
+        $error("Error: DATA_WIDTH must be a power of two from 32 to 1024 (instance %m)");
+        $finish;
+    end
+    if (MAX_BURST_BEATS < 1 || MAX_BURST_BEATS > 256) begin
+        $error("Error: MAX_BURST_BEATS must be 1 to 256 (instance %m)");
+        $finish;
+    end
+end
+
+reg                        command_active;
+reg [ADDR_WIDTH-1:0]       burst_address;
+reg [OFFSET_WIDTH-1:0]     command_offset;
+reg [BEAT_COUNT_WIDTH-1:0] beats_left;
+
+assign s_cmd_ready = !command_active;
+assign cmd_offset = s_cmd_addr[OFFSET_WIDTH-1:0];
+assign cmd_beats = ({1'b0, s_cmd_len} + {{(BEAT_COUNT_WIDTH-OFFSET_WIDTH){1'b0}}, cmd_offset}
+                    + STRB_WIDTH[BEAT_COUNT_WIDTH-1:0] - 1'b1) >> OFFSET_WIDTH;
+
+wire [BEAT_COUNT_WIDTH-1:0] beats_to_page_end =
+    PAGE_BEATS[BEAT_COUNT_WIDTH-1:0] - {{(BEAT_COUNT_WIDTH-12+OFFSET_WIDTH){1'b0}}, burst_address[11:OFFSET_WIDTH]};
+reg  [BEAT_COUNT_WIDTH-1:0] next_burst_beats;
+always @* begin
+    next_burst_beats = beats_left;
+    if (next_burst_beats > beats_to_page_end) begin
+        next_burst_beats = beats_to_page_end;
+    end
+    if (next_burst_beats > MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0]) begin
+        next_burst_beats = MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
+    end
+end
+
+always @(posedge clk) begin
+    if (m_burst_valid && m_burst_ready) begin
+        m_burst_valid <= 1'b0;
+    end
+    if (s_cmd_valid && s_cmd_ready) begin
+        command_active <= 1'b1;
+        burst_address <= {s_cmd_addr[ADDR_WIDTH-1:OFFSET_WIDTH], {OFFSET_WIDTH{1'b0}}};
+        beats_left <= cmd_beats;
+        command_offset <= cmd_offset;
+    end else if (command_active && (!m_burst_valid || m_burst_ready)) begin
+        m_burst_addr <= burst_address;
+        m_burst_beats <= next_burst_beats[8:0];
+        m_burst_offset <= command_offset;
+        m_burst_last <= next_burst_beats == beats_left;
+        m_burst_valid <= 1'b1;
+        burst_address <= burst_address + ({{(ADDR_WIDTH-BEAT_COUNT_WIDTH){1'b0}}, next_burst_beats} << OFFSET_WIDTH);
+        beats_left <= beats_left - next_burst_beats;
+        if (next_burst_beats == beats_left) begin
+            command_active <= 1'b0;
+        end
+    end
+    if (rst) begin
+        command_active <= 1'b0;
+        m_burst_valid <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
