@@ -5,14 +5,15 @@ opcodes and PSNs the engine and its peer put on the wire."""
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from dpuv.models.roce_packet import Opcode
-from dpuv.sim import runner
+from dpuv.sim import benches, runner
 
 pytestmark = pytest.mark.cocotb
+
+EXCHANGE = "every_request_completes_once_through_a_lossy_wire/loss=0.1|unknown_qps_and_sends_are_refused"
 
 
 def _tshark() -> str:
@@ -29,12 +30,12 @@ def test_tshark_decodes_the_capture_of_a_lossy_exchange(tmp_path, require_simula
     tshark = _tshark()
     require_simulator("verilator")
     capture = tmp_path / "rdma.pcap"
-    completed = subprocess.run(
-        [sys.executable, "-m", "dpuv.sim.cli", "run", "--tb", "rdma_responder", "--sim", "verilator",
-         "--params", "DATA_WIDTH=64", "--seed", "7", "--pcap", str(capture),
-         "--testcase", "every_request_completes_once_through_a_lossy_wire/loss=0.1|unknown_qps_and_sends_are_refused"],
-        cwd=runner.PROJECT_ROOT, capture_output=True, text=True, timeout=900)
-    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    bench = benches.find("rdma_responder")
+    # A build folder of its own, so this run never shares one with the bench's regression run
+    pcap_bench = bench.built_from(bench.file_lists, "rdma_responder-pcap")
+    result = runner.run(pcap_bench, {"DATA_WIDTH": 64}, "verilator", seed=7, testcase=EXCHANGE, record=False,
+                        environment={"DPUV_PCAP": str(capture)})
+    assert result.passed and result.outcomes, result.failure_report()
     decoded = subprocess.run([tshark, "-r", str(capture), "-T", "fields", "-E", "separator=,",
                               "-e", "udp.dstport", "-e", "ip.src", "-e", "infiniband.bth.opcode",
                               "-e", "infiniband.bth.psn", "-e", "infiniband.bth.destqp"],
