@@ -27,3 +27,18 @@ def frame_order(frames_per_port: list[int]) -> list[int]:
         remaining[winner] -= 1
         order.append(winner)
     return order
+
+
+def longest_waits(order: list[int], ports: int) -> list[int]:
+    """For each port, the most grants in a row that went to other ports while it waited, given the
+    port of every grant in turn. A port counts as waiting from the start until its last grant (all
+    of it when it is never granted), so this holds for ports that request throughout; round robin
+    keeps every entry at most ports - 1."""
+    longest = [0] * ports
+    for port in range(ports):
+        own_grants = [index for index, granted in enumerate(order) if granted == port]
+        waited = 0
+        for granted in order[:own_grants[-1] if own_grants else len(order)]:
+            waited = 0 if granted == port else waited + 1
+            longest[port] = max(longest[port], waited)
+    return longest

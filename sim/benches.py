@@ -25,7 +25,7 @@ class Bench:
     stamped: bool = False
     # Part of the default regression that `make sim` runs
     in_default_regression: bool = True
-    # The cocotb module in test_dir; by default test_<name>
+    # The cocotb modules in test_dir, comma separated; by default test_<name>
     module: str = ""
     # Compile Verilator's C++ at -O0: designs with hundreds of floating-point lanes otherwise
     # take minutes to build, far longer than their short simulations run
@@ -61,6 +61,12 @@ TOP = "rtl/top/top.f"
 ALLREDUCE = "rtl/allreduce/allreduce.f"
 BRINGUP = "rtl/bringup/bringup.f"
 RDMA = "rtl/rdma/rdma.f"
+RDMA_TB = "tb/rdma/pair.f"
+# Testbench-only wrappers that give each port of a multi-port design its own named bus
+COMMON_TB = "tb/common/wrappers.f"
+# Port counts off and on a power of two (with 1-bit master IDs at four ports)
+ARBITER_SETS = ({"DATA_WIDTH": 64, "PORTS": 3}, {"DATA_WIDTH": 512, "PORTS": 2},
+                {"DATA_WIDTH": 32, "PORTS": 4, "S_ID_WIDTH": 1})
 WIDTHS = ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512})
 # The simulated clock is 250 MHz: 16 and 13 clocks per UART bit (an even and an odd divisor)
 BOARD_TOP_UART_SETS = tuple({"CLOCK_FREQ_KHZ": 250000, "BAUD_RATE": 250_000_000 // clocks, "SIMULATION": 1}
@@ -85,6 +91,12 @@ BENCHES = (
     Bench("axi_dma_read", "axi_dma_read", "tb/common", (COMMON,),
           ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512}, {"DATA_WIDTH": 64, "MAX_BURST_BEATS": 16}),
           "AXI4 DMA reader: any byte address, 4 KiB and burst limits, frames cut exactly, error flag per frame"),
+    Bench("axi_read_arbiter", "axi_read_arbiter_wrap", "tb/common", (COMMON, COMMON_TB),
+          ARBITER_SETS,
+          "AXI4 read arbiter: bytes exact per port, addresses unchanged with the port in the ID, round-robin turns"),
+    Bench("axi_write_arbiter", "axi_write_arbiter_wrap", "tb/common", (COMMON, COMMON_TB),
+          ARBITER_SETS,
+          "AXI4 write arbiter: bytes exact per port, bursts whole in address order, round-robin turns"),
     Bench("perf_counters", "perf_counters", "tb/common", (COMMON,), ({"KEEP_WIDTH": 8}, {"KEEP_WIDTH": 64}),
           "Performance counters against a cycle-by-cycle model"),
     Bench("allreduce_reducer", "allreduce_reducer", "tb/allreduce", (ALLREDUCE,),
@@ -111,8 +123,13 @@ BENCHES = (
     Bench("dpuv_core", "dpuv_core", "tb/top", (COMMON, TOP), WIDTHS,
           "Core top: ID block, block chain, register bus errors, loopback counters vs targets",
           stamped=True),
-    Bench("rdma_responder", "rdma_responder", "tb/rdma", (COMMON, RDMA), WIDTHS,
-          "RC responder against the Python requester: WRITE/READ byte-exact through loss, PSN rules, bad keys"),
+    Bench("rdma_engine", "rdma_engine", "tb/rdma", (COMMON, RDMA), WIDTHS,
+          "RC engine against the Python QP: responder and requester, WRITE/READ/SEND byte-exact through loss, "
+          "PSN rules, bad keys, doorbells, completions", module="test_rdma_responder,test_rdma_requester"),
+    Bench("rdma_engine_pair", "rdma_engine_pair", "tb/rdma", (COMMON, RDMA, RDMA_TB), WIDTHS,
+          "Two RC engines back to back over the Python wire: WRITE/READ both ways at once, exactly once through loss",
+          # Out of the regression until the shared-memory read deadlock is fixed (docs/rdma.md, open problems)
+          in_default_regression=False),
     Bench("roce_rx_parser", "roce_rx_parser", "tb/rdma", (COMMON, RDMA), WIDTHS,
           "RoCEv2 receive parser: every opcode against the model, each malformed frame dropped with its cause, overflow"),
 )

@@ -50,7 +50,7 @@ REGISTER_MAPS = (
     # 8 KiB: board_core's decoder gives whole 8 KiB windows (the core behind it needs two 4 KiB ones)
     RegisterMap("rtl/common/regs/traffic_block.rdl", "traffic_block", "rtl/common/generated", 13),
     RegisterMap("rtl/allreduce/regs/allreduce_rank.rdl", "allreduce_rank", "rtl/allreduce/generated"),
-    RegisterMap("rtl/rdma/regs/rdma_responder.rdl", "rdma_responder", "rtl/rdma/generated"),
+    RegisterMap("rtl/rdma/regs/rdma_engine.rdl", "rdma_engine", "rtl/rdma/generated"),
 )
 
 

@@ -164,3 +164,30 @@ class BurstMonitor:
             assert beats <= self.max_burst_beats, f"burst of {beats} beats at {address:#x}"
             assert address % self.bytes_per_beat == 0, f"unaligned burst address {address:#x}"
             assert address // 4096 == end // 4096, f"burst {address:#x}..{end:#x} crosses 4 KiB"
+
+
+class AddressMonitor:
+    """Records every address handshake (`<prefix>valid` and `<prefix>ready` high at a rising edge)
+    on some AXI4 address channels, with the fields an interconnect must pass along unchanged. One
+    coroutine watches every prefix given (`m_axi_ar`, `s00_axi_aw`, ...)."""
+
+    FIELDS = ("id", "addr", "len", "size", "burst", "lock", "cache", "prot")
+
+    def __init__(self, dut, prefixes: list[str]):
+        self.clock = dut.clk
+        self.channels = {prefix: (getattr(dut, f"{prefix}valid"), getattr(dut, f"{prefix}ready"),
+                                  {field: getattr(dut, f"{prefix}{field}") for field in self.FIELDS})
+                         for prefix in prefixes}
+        self.addresses: dict[str, list[dict[str, int]]] = {prefix: [] for prefix in prefixes}
+        cocotb.start_soon(self._run())
+
+    def clear(self) -> None:
+        for addresses in self.addresses.values():
+            addresses.clear()
+
+    async def _run(self) -> None:
+        while True:
+            await RisingEdge(self.clock)
+            for prefix, (valid, ready, fields) in self.channels.items():
+                if valid.value == 1 and ready.value == 1:
+                    self.addresses[prefix].append({name: int(handle.value) for name, handle in fields.items()})

@@ -10,7 +10,7 @@ from dpuv.models.crc32 import crc32, reflect
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
 from dpuv.models.perf_counters import CycleInputs, PerfCountersModel
 from dpuv.models.reduction import CANONICAL_NAN, DTYPES as REDUCTION_TYPES, chunk_bounds, combine, ring_allreduce
-from dpuv.models.round_robin import RoundRobin, frame_order
+from dpuv.models.round_robin import RoundRobin, frame_order, longest_waits
 
 
 def test_crc32_check_value():
@@ -42,6 +42,13 @@ def test_round_robin_rotates_from_port_zero():
 def test_frame_order_skips_empty_ports():
     assert frame_order([2, 2, 2]) == [0, 1, 2, 0, 1, 2]
     assert frame_order([3, 0, 1]) == [0, 2, 0, 0]
+
+
+def test_longest_waits_count_grants_to_others_until_the_last_own_grant():
+    assert longest_waits(frame_order([4, 4, 4]), 3) == [2, 2, 2]
+    assert longest_waits([0, 1, 0, 1, 1, 1], 2) == [1, 1]  # port 0 stopped asking after its second grant
+    assert longest_waits([0, 0, 0, 1], 2) == [0, 3]  # fixed priority starves port 1
+    assert longest_waits([0, 0, 0], 2) == [0, 3]  # never granted: it waited throughout
 
 
 def test_packet_fifo_drops_bad_and_oversize():

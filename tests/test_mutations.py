@@ -39,10 +39,18 @@ MUTATIONS = [
                  "wire                 skip_beat = 1'b0;",
                  "frames_hold_exactly_the_bytes_at_any_address/read_pauses=None/backpressure=None",
                  id="dma-read-keeps-the-bytes-before-the-address"),
-    pytest.param("rdma_responder", "rdma/roce_responder.v", "                if (!nak_sent) begin",
+    pytest.param("axi_read_arbiter", "common/axi_read_arbiter.v",
+                 "response_port = m_axi_rid[M_ID_WIDTH-1:S_ID_WIDTH];",
+                 "response_port = m_axi_rid[PORT_INDEX_WIDTH-1:0];",
+                 "every_port_reads_the_memorys_bytes/master_pauses=None/slave_pauses=None",
+                 id="read-arbiter-routes-data-by-the-masters-id-bits"),
+    pytest.param("axi_write_arbiter", "common/axi_write_arbiter.v", "if (w_beat_taken && m_axi_wlast) begin",
+                 "if (w_beat_taken) begin", "every_port_writes_its_bytes_exactly/master_pauses=None/slave_pauses=None",
+                 id="write-arbiter-unlocks-before-wlast"),
+    pytest.param("rdma_engine", "rdma/roce_responder.v", "                if (!nak_sent) begin",
                  "                if (1'b1) begin", "every_request_completes_once_through_a_lossy_wire/loss=0.1",
                  id="responder-nakks-every-packet-after-a-gap"),
-    pytest.param("rdma_responder", "rdma/roce_responder.v", "wire        access_ok = request_length == 32'd0",
+    pytest.param("rdma_engine", "rdma/roce_responder.v", "wire        access_ok = request_length == 32'd0",
                  "wire        access_ok = 1'b1 || request_length == 32'd0", "a_bad_key_is_nakked_and_the_qp_stops",
                  id="responder-ignores-the-rkey"),
     pytest.param("roce_rx_parser", "rdma/roce_icrc_check.v", "assign residue_ok = crc == GOOD_RESIDUE;",
@@ -65,7 +73,9 @@ def test_mutant_is_caught(bench_name, file_name, original, replacement, testcase
     target.write_text(text.replace(original, replacement))
 
     bench = benches.find(bench_name)
-    file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) for file_list in bench.file_lists)
+    # Testbench-only lists (the wrappers in tb/) are not mutated and stay where they are
+    file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
+                       else file_list for file_list in bench.file_lists)
     mutant = bench.built_from(file_lists, f"mutant-{Path(file_name).stem}-{testcase.split('/')[0]}")
     result = runner.run(mutant, bench.parameter_sets[0], simulator, seed=1, testcase=testcase, record=False)
     assert result.outcomes, f"the mutant did not run: {result.failure_report()}"

@@ -30,9 +30,9 @@ def test_tshark_decodes_the_capture_of_a_lossy_exchange(tmp_path, require_simula
     tshark = _tshark()
     require_simulator("verilator")
     capture = tmp_path / "rdma.pcap"
-    bench = benches.find("rdma_responder")
+    bench = benches.find("rdma_engine")
     # A build folder of its own, so this run never shares one with the bench's regression run
-    pcap_bench = bench.built_from(bench.file_lists, "rdma_responder-pcap")
+    pcap_bench = bench.built_from(bench.file_lists, "rdma_engine-pcap")
     result = runner.run(pcap_bench, {"DATA_WIDTH": 64}, "verilator", seed=7, testcase=EXCHANGE, record=False,
                         environment={"DPUV_PCAP": str(capture)})
     assert result.passed and result.outcomes, result.failure_report()

@@ -4,6 +4,8 @@ axis_skid_buffer.v
 axis_fifo.v
 rr_arbiter.v
 axis_arb_mux.v
+axi_read_arbiter.v
+axi_write_arbiter.v
 crc32.v
 perf_counters.v
 axil_decoder.v
@@ -21,3 +23,4 @@ axi_burst_splitter.v
 axi_dma_write.v
 axi_dma_read.v
 event_counters.v
+latency_stats.v

@@ -7,5 +7,9 @@ roce_icrc_append.v
 roce_tx_builder.v
 roce_responder.v
 roce_ack_latency.v
-generated/rdma_responder_csr.sv
-rdma_responder.v
+generated/rdma_engine_csr.sv
+roce_rx_demux.v
+roce_segmenter.v
+roce_completion_queue.v
+roce_requester.v
+rdma_engine.v

@@ -17,15 +17,17 @@ module roce_ack_latency #(
     input  wire        rst,
 
     input  wire        request_received,
+    // Every good frame's header leaves the parser in order; only requests reach the responder
     input  wire        request_taken,
+    input  wire        taken_is_request,
     input  wire        response_taken,
     input  wire        response_is_ack,
     input  wire        frame_started,
 
-    output reg  [31:0] latency_min,
-    output reg  [31:0] latency_max,
-    output reg  [31:0] latency_sum,
-    output reg  [31:0] latency_count
+    output wire [31:0] latency_min,
+    output wire [31:0] latency_max,
+    output wire [31:0] latency_sum,
+    output wire [31:0] latency_count
 );
 
 localparam REQUEST_INDEX_WIDTH = $clog2(REQUEST_DEPTH);
@@ -56,7 +58,9 @@ always @(posedge clk) begin
         request_write <= request_write + 1'b1;
     end
     if (request_taken) begin
-        current_request_end <= request_end[request_read];
+        if (taken_is_request) begin
+            current_request_end <= request_end[request_read];
+        end
         request_read <= request_read + 1'b1;
     end
     if (response_taken) begin
@@ -65,16 +69,6 @@ always @(posedge clk) begin
     end
     if (frame_started) begin
         response_read <= response_read + 1'b1;
-        if (oldest_response[32]) begin
-            latency_count <= latency_count + 32'd1;
-            latency_sum <= latency_sum + latency;
-            if (latency < latency_min) begin
-                latency_min <= latency;
-            end
-            if (latency > latency_max) begin
-                latency_max <= latency;
-            end
-        end
     end
     if (rst) begin
         now <= 32'd0;
@@ -83,12 +77,14 @@ always @(posedge clk) begin
         current_request_end <= 32'd0;
         response_write <= {RESPONSE_INDEX_WIDTH{1'b0}};
         response_read <= {RESPONSE_INDEX_WIDTH{1'b0}};
-        latency_min <= 32'hFFFFFFFF;
-        latency_max <= 32'd0;
-        latency_sum <= 32'd0;
-        latency_count <= 32'd0;
     end
 end
+
+latency_stats stats_inst (
+    .clk(clk), .rst(rst),
+    .sample_valid(frame_started && oldest_response[32]), .sample(latency),
+    .latency_min(latency_min), .latency_max(latency_max), .latency_sum(latency_sum), .latency_count(latency_count)
+);
 
 endmodule
 

@@ -27,7 +27,6 @@ module roce_responder #(
 
     input  wire [47:0]                   local_mac,
     input  wire [31:0]                   local_ip,
-    input  wire [12:0]                   pmtu_bytes,
 
     // QP set-up (the host writes one entry per cycle; the responder waits for it). After reset
     // the context RAM is swept to "no QP" entry by entry: cfg_qp_ready is low until it is done.
@@ -40,6 +39,7 @@ module roce_responder #(
     input  wire [31:0]                   cfg_qp_remote_ip,
     input  wire [15:0]                   cfg_qp_udp_source_port,
     input  wire [23:0]                   cfg_qp_expected_psn,
+    input  wire [2:0]                    cfg_qp_pmtu_code,     // PMTU = 256 << code bytes
 
     input  wire                          cfg_mr_write,
     input  wire [$clog2(MR_COUNT)-1:0]   cfg_mr_index,
@@ -133,7 +133,7 @@ assign m_hdr_ip_source = local_ip;
 
 // ---- QP context: set-up fields and responder state, in RAM ----
 
-localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16;     // valid, remote QPN, MAC, IP, UDP port
+localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16 + 3; // valid, remote QPN, MAC, IP, UDP port, PMTU code
 localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32;  // error, nak_sent, ePSN, MSN, write open, VA, bytes left
 
 reg [CONTEXT_WIDTH-1:0] qp_context [0:QP_COUNT-1];
@@ -162,7 +162,7 @@ always @(posedge clk) begin
         end
     end else if (cfg_qp_write) begin
         qp_context[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
-                                     cfg_qp_udp_source_port};
+                                     cfg_qp_udp_source_port, cfg_qp_pmtu_code};
         qp_state[cfg_qp_index] <= {1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0};
     end else if (state_write) begin
         qp_state[state_write_index] <= state_write_data;
@@ -220,7 +220,8 @@ wire        qp_valid = context_read[CONTEXT_WIDTH-1];
 wire [23:0] qp_remote_qpn = context_read[CONTEXT_WIDTH-2 -: 24];
 wire [47:0] qp_remote_mac = context_read[CONTEXT_WIDTH-26 -: 48];
 wire [31:0] qp_remote_ip = context_read[CONTEXT_WIDTH-74 -: 32];
-wire [15:0] qp_udp_source_port = context_read[15:0];
+wire [15:0] qp_udp_source_port = context_read[18:3];
+wire [12:0] pmtu_bytes = 13'd256 << context_read[2:0];
 
 // Responder state of that QP, as read, then updated in these registers and written back
 reg        qp_error, nak_sent, write_open;

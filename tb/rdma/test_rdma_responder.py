@@ -16,7 +16,7 @@ from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.sim import perf, rdma_driver
 from dpuv.sim.cocotb_access import AxiLiteAccess
 from dpuv.sim.pcap_capture import WireCapture
-from dpuv.sim.regmap import rdma_responder
+from dpuv.sim.regmap import rdma_engine
 from dpuv.sim.testbench import CLOCK_PERIOD_NS, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
 
 DUT_QPN = 0x11
@@ -45,11 +45,14 @@ class TB:
         self.from_dut = LossyWire(wire, rng.getrandbits(32))
         self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
         quiet(self.bus.master.write_if, self.bus.master.read_if)
-        self.registers = self.bus.window(0, rdma_responder.BLOCK)
+        self.registers = self.bus.window(0, rdma_engine.BLOCK)
         self.events = {}
         self.cycle = 0
         # ePSNs carried by the NAKs (PSN sequence error) the responder sent, in order
         self.sequence_naks = []
+        # Every packet the engine sent, parsed at the QPs' PMTU
+        self.sent = []
+        self.pmtu = PMTU
         self.capture = WireCapture()
         dut.s_axis_rx_tuser.value = 0
         cocotb.start_soon(self._count())
@@ -66,7 +69,7 @@ class TB:
         """What host software does: addresses, one QP, one region; all through the registers."""
         await rdma_driver.set_up(self.registers, DUT.mac, DUT.ip, PMTU)
         await rdma_driver.create_qp(self.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port,
-                                    expected_psn)
+                                    expected_psn, pmtu=PMTU)
         await rdma_driver.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES, *region_access)
 
     async def read_events(self) -> dict[str, int]:
@@ -86,39 +89,45 @@ class TB:
         """Several peers on one wire, each frame from the engine routed by its destination QP;
         `junk` frames are slipped onto the wire between theirs, one per loop."""
         completions = [[] for _ in peers]
-        by_qpn = {peer.config.qpn: index for index, peer in enumerate(peers)}
         junk = list(junk)
         start = self.cycle
         while any(len(done) < wanted for done, wanted in zip(completions, expected)):
             assert self.cycle - start < limit_cycles, \
                 f"{[len(done) for done in completions]} of {expected} completions after {limit_cycles} cycles"
-            now = self.cycle * CLOCK_PERIOD_NS
-            for peer in peers:
-                for frame in peer.poll(now):
-                    self.to_dut.send(frame, now)
-            if junk:
-                self.to_dut.send(junk.pop(0), now)
-            for frame in self.to_dut.deliver(now):
-                self.capture.record(frame, now)
-                await self.rx.send(AxiStreamFrame(frame))
-            while not self.tx.empty():
-                frame = bytes(self.tx.recv_nowait().tdata)
-                packet = parse_frame(frame, PMTU)  # every frame the responder sends must parse cleanly
-                if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome == 0x60:
-                    self.sequence_naks.append(packet.bth.psn)
-                self.capture.record(frame, now)
-                self.from_dut.send(frame, now)
-            for frame in self.from_dut.deliver(now):
-                # routed like a switch would: by the BTH's destination QP (bytes 47-49), even if the
-                # wire corrupted the frame; the peer's ICRC check then drops it
-                destination = int.from_bytes(frame[47:50], "big")
-                peers[by_qpn.get(destination, 0)].receive(frame, now)
+            await self.step(peers, junk.pop(0) if junk else None)
             for index, peer in enumerate(peers):
                 completions[index] += peer.take_completions()
             await ClockCycles(self.dut.clk, LOOP_CYCLES)
         self.capture.save()
         await self.read_events()
         return completions
+
+    async def step(self, peers: list[QueuePair], junk: bytes | None = None) -> None:
+        """Move every frame that is due one hop: peers to the wire, the wire to the engine, the
+        engine to the wire, the wire to the peers."""
+        by_qpn = {peer.config.qpn: index for index, peer in enumerate(peers)}
+        now = self.cycle * CLOCK_PERIOD_NS
+        for peer in peers:
+            for frame in peer.poll(now):
+                self.to_dut.send(frame, now)
+        if junk is not None:
+            self.to_dut.send(junk, now)
+        for frame in self.to_dut.deliver(now):
+            self.capture.record(frame, now)
+            await self.rx.send(AxiStreamFrame(frame))
+        while not self.tx.empty():
+            frame = bytes(self.tx.recv_nowait().tdata)
+            packet = parse_frame(frame, self.pmtu)  # every frame the engine sends must parse cleanly
+            if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome == 0x60:
+                self.sequence_naks.append(packet.bth.psn)
+            self.sent.append(packet)
+            self.capture.record(frame, now)
+            self.from_dut.send(frame, now)
+        for frame in self.from_dut.deliver(now):
+            # routed like a switch would: by the BTH's destination QP (bytes 47-49), even if the
+            # wire corrupted the frame; the peer's ICRC check then drops it
+            destination = int.from_bytes(frame[47:50], "big")
+            peers[by_qpn.get(destination, 0)].receive(frame, now)
 
 
 def random_work(rng: random.Random, shadow: bytearray, count: int, disjoint: bool,
@@ -310,7 +319,8 @@ async def three_qps_interleaved_with_malformed_frames(dut):
         dut_qpn, peer_qpn, rkey = DUT_QPN + index, PEER_QPN + index, (RKEY & ~0xF) | (index + 1)
         base = REGION_BASE + index * slice_bytes
         first_psn = rng.getrandbits(24)
-        await rdma_driver.create_qp(tb.registers, dut_qpn, peer_qpn, PEER.mac, PEER.ip, DUT.udp_source_port, first_psn)
+        await rdma_driver.create_qp(tb.registers, dut_qpn, peer_qpn, PEER.mac, PEER.ip, DUT.udp_source_port, first_psn,
+                                    pmtu=PMTU)
         await rdma_driver.register_region(tb.registers, rkey, base, slice_bytes)
         peer = QueuePair(QpConfig(peer_qpn, dut_qpn, PEER, DUT, pmtu=PMTU, initial_send_psn=first_psn,
                                   local_ack_timeout=ACK_TIMEOUT_CODE))

@@ -3,7 +3,7 @@
 
 `timescale 1ns / 1ps
 
-module rdma_responder_csr (
+module rdma_engine_csr (
         input wire clk,
         input wire rst,
 
@@ -45,6 +45,13 @@ module rdma_responder_csr (
         output logic [23:0] hwif_out_qp_expected_psn_value,
         output logic hwif_out_qp_ctrl_valid,
         output logic hwif_out_qp_ctrl_commit,
+        output logic [23:0] hwif_out_qp_send_psn_value,
+        output logic [31:0] hwif_out_qp_sq_base_low_value,
+        output logic [31:0] hwif_out_qp_sq_base_high_value,
+        output logic [3:0] hwif_out_qp_transport_sq_log_size,
+        output logic [2:0] hwif_out_qp_transport_pmtu_code,
+        output logic [4:0] hwif_out_qp_transport_timeout,
+        output logic [2:0] hwif_out_qp_transport_retry_count,
         output logic [7:0] hwif_out_mr_index_value,
         output logic [31:0] hwif_out_mr_rkey_value,
         output logic [31:0] hwif_out_mr_base_low_value,
@@ -54,6 +61,15 @@ module rdma_responder_csr (
         output logic hwif_out_mr_ctrl_remote_write,
         output logic hwif_out_mr_ctrl_remote_read,
         output logic hwif_out_mr_ctrl_commit,
+        output logic [15:0] hwif_out_sq_doorbell_producer_index,
+        output logic hwif_out_sq_doorbell_producer_index_swmod,
+        output logic [15:0] hwif_out_sq_doorbell_qpn,
+        output logic [31:0] hwif_out_cq_base_low_value,
+        output logic [31:0] hwif_out_cq_base_high_value,
+        output logic [3:0] hwif_out_cq_config_log_size,
+        output logic hwif_out_cq_config_restart,
+        output logic [15:0] hwif_out_cq_consumer_value,
+        input wire [15:0] hwif_in_cq_producer_value,
         input wire [31:0] hwif_in_rx_frames_value,
         input wire [31:0] hwif_in_rx_bytes_value,
         input wire [31:0] hwif_in_rx_frames_good_value,
@@ -72,7 +88,23 @@ module rdma_responder_csr (
         input wire [31:0] hwif_in_ack_latency_min_value,
         input wire [31:0] hwif_in_ack_latency_max_value,
         input wire [31:0] hwif_in_ack_latency_sum_value,
-        input wire [31:0] hwif_in_ack_latency_count_value
+        input wire [31:0] hwif_in_ack_latency_count_value,
+        input wire [31:0] hwif_in_requests_sent_value,
+        input wire [31:0] hwif_in_retransmits_value,
+        input wire [31:0] hwif_in_timeouts_value,
+        input wire [31:0] hwif_in_retries_value,
+        input wire [31:0] hwif_in_acks_received_value,
+        input wire [31:0] hwif_in_naks_received_value,
+        input wire [31:0] hwif_in_responses_dropped_value,
+        input wire [31:0] hwif_in_completions_value,
+        input wire [31:0] hwif_in_completion_errors_value,
+        input wire [31:0] hwif_in_doorbells_rejected_value,
+        input wire [31:0] hwif_in_doorbell_latency_min_value,
+        input wire [31:0] hwif_in_doorbell_latency_max_value,
+        input wire [31:0] hwif_in_doorbell_latency_sum_value,
+        input wire [31:0] hwif_in_doorbell_latency_count_value,
+        input wire [31:0] hwif_in_tx_beats_value,
+        input wire [31:0] hwif_in_tx_span_cycles_value
     );
 
     //--------------------------------------------------------------------------
@@ -288,12 +320,22 @@ module rdma_responder_csr (
     logic decoded_reg_strb_qp_udp_source_port;
     logic decoded_reg_strb_qp_expected_psn;
     logic decoded_reg_strb_qp_ctrl;
+    logic decoded_reg_strb_qp_send_psn;
+    logic decoded_reg_strb_qp_sq_base_low;
+    logic decoded_reg_strb_qp_sq_base_high;
+    logic decoded_reg_strb_qp_transport;
     logic decoded_reg_strb_mr_index;
     logic decoded_reg_strb_mr_rkey;
     logic decoded_reg_strb_mr_base_low;
     logic decoded_reg_strb_mr_base_high;
     logic decoded_reg_strb_mr_length;
     logic decoded_reg_strb_mr_ctrl;
+    logic decoded_reg_strb_sq_doorbell;
+    logic decoded_reg_strb_cq_base_low;
+    logic decoded_reg_strb_cq_base_high;
+    logic decoded_reg_strb_cq_config;
+    logic decoded_reg_strb_cq_consumer;
+    logic decoded_reg_strb_cq_producer;
     logic decoded_reg_strb_rx_frames;
     logic decoded_reg_strb_rx_bytes;
     logic decoded_reg_strb_rx_frames_good;
@@ -313,6 +355,22 @@ module rdma_responder_csr (
     logic decoded_reg_strb_ack_latency_max;
     logic decoded_reg_strb_ack_latency_sum;
     logic decoded_reg_strb_ack_latency_count;
+    logic decoded_reg_strb_requests_sent;
+    logic decoded_reg_strb_retransmits;
+    logic decoded_reg_strb_timeouts;
+    logic decoded_reg_strb_retries;
+    logic decoded_reg_strb_acks_received;
+    logic decoded_reg_strb_naks_received;
+    logic decoded_reg_strb_responses_dropped;
+    logic decoded_reg_strb_completions;
+    logic decoded_reg_strb_completion_errors;
+    logic decoded_reg_strb_doorbells_rejected;
+    logic decoded_reg_strb_doorbell_latency_min;
+    logic decoded_reg_strb_doorbell_latency_max;
+    logic decoded_reg_strb_doorbell_latency_sum;
+    logic decoded_reg_strb_doorbell_latency_count;
+    logic decoded_reg_strb_tx_beats;
+    logic decoded_reg_strb_tx_span_cycles;
     logic decoded_err;
 
     logic decoded_req;
@@ -381,6 +439,18 @@ module rdma_responder_csr (
         decoded_reg_strb_qp_ctrl = cpuif_req_masked & (cpuif_addr == 12'h5c);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h5c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h5c);
+        decoded_reg_strb_qp_send_psn = cpuif_req_masked & (cpuif_addr == 12'h60);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h60);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h60);
+        decoded_reg_strb_qp_sq_base_low = cpuif_req_masked & (cpuif_addr == 12'h64);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h64);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h64);
+        decoded_reg_strb_qp_sq_base_high = cpuif_req_masked & (cpuif_addr == 12'h68);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h68);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h68);
+        decoded_reg_strb_qp_transport = cpuif_req_masked & (cpuif_addr == 12'h6c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h6c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h6c);
         decoded_reg_strb_mr_index = cpuif_req_masked & (cpuif_addr == 12'h80);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h80);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h80);
@@ -399,6 +469,24 @@ module rdma_responder_csr (
         decoded_reg_strb_mr_ctrl = cpuif_req_masked & (cpuif_addr == 12'h94);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h94);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h94);
+        decoded_reg_strb_sq_doorbell = cpuif_req_masked & (cpuif_addr == 12'ha0) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'ha0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'ha0) & cpuif_req_is_wr;
+        decoded_reg_strb_cq_base_low = cpuif_req_masked & (cpuif_addr == 12'hb0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hb0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hb0);
+        decoded_reg_strb_cq_base_high = cpuif_req_masked & (cpuif_addr == 12'hb4);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hb4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hb4);
+        decoded_reg_strb_cq_config = cpuif_req_masked & (cpuif_addr == 12'hb8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hb8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hb8);
+        decoded_reg_strb_cq_consumer = cpuif_req_masked & (cpuif_addr == 12'hbc);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hbc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hbc);
+        decoded_reg_strb_cq_producer = cpuif_req_masked & (cpuif_addr == 12'hc0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hc0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hc0) & !cpuif_req_is_wr;
         decoded_reg_strb_rx_frames = cpuif_req_masked & (cpuif_addr == 12'h100) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h100);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h100) & !cpuif_req_is_wr;
@@ -456,6 +544,54 @@ module rdma_responder_csr (
         decoded_reg_strb_ack_latency_count = cpuif_req_masked & (cpuif_addr == 12'h148) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h148);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h148) & !cpuif_req_is_wr;
+        decoded_reg_strb_requests_sent = cpuif_req_masked & (cpuif_addr == 12'h14c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h14c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h14c) & !cpuif_req_is_wr;
+        decoded_reg_strb_retransmits = cpuif_req_masked & (cpuif_addr == 12'h150) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h150);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h150) & !cpuif_req_is_wr;
+        decoded_reg_strb_timeouts = cpuif_req_masked & (cpuif_addr == 12'h154) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h154);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h154) & !cpuif_req_is_wr;
+        decoded_reg_strb_retries = cpuif_req_masked & (cpuif_addr == 12'h158) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h158);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h158) & !cpuif_req_is_wr;
+        decoded_reg_strb_acks_received = cpuif_req_masked & (cpuif_addr == 12'h15c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h15c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h15c) & !cpuif_req_is_wr;
+        decoded_reg_strb_naks_received = cpuif_req_masked & (cpuif_addr == 12'h160) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h160);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h160) & !cpuif_req_is_wr;
+        decoded_reg_strb_responses_dropped = cpuif_req_masked & (cpuif_addr == 12'h164) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h164);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h164) & !cpuif_req_is_wr;
+        decoded_reg_strb_completions = cpuif_req_masked & (cpuif_addr == 12'h168) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h168);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h168) & !cpuif_req_is_wr;
+        decoded_reg_strb_completion_errors = cpuif_req_masked & (cpuif_addr == 12'h16c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h16c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h16c) & !cpuif_req_is_wr;
+        decoded_reg_strb_doorbells_rejected = cpuif_req_masked & (cpuif_addr == 12'h170) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h170);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h170) & !cpuif_req_is_wr;
+        decoded_reg_strb_doorbell_latency_min = cpuif_req_masked & (cpuif_addr == 12'h174) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h174);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h174) & !cpuif_req_is_wr;
+        decoded_reg_strb_doorbell_latency_max = cpuif_req_masked & (cpuif_addr == 12'h178) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h178);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h178) & !cpuif_req_is_wr;
+        decoded_reg_strb_doorbell_latency_sum = cpuif_req_masked & (cpuif_addr == 12'h17c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h17c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h17c) & !cpuif_req_is_wr;
+        decoded_reg_strb_doorbell_latency_count = cpuif_req_masked & (cpuif_addr == 12'h180) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h180);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h180) & !cpuif_req_is_wr;
+        decoded_reg_strb_tx_beats = cpuif_req_masked & (cpuif_addr == 12'h184) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h184);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h184) & !cpuif_req_is_wr;
+        decoded_reg_strb_tx_span_cycles = cpuif_req_masked & (cpuif_addr == 12'h188) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h188);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h188) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -470,94 +606,150 @@ module rdma_responder_csr (
     // Field storage declarations
     //--------------------------------------------------------------------------
 
-    // Field: rdma_responder.PMTU.bytes
+    // Field: rdma_engine.PMTU.bytes
     logic [12:0] field_storage_pmtu_bytes_value;
     logic [12:0] field_combo_pmtu_bytes_next;
     logic field_combo_pmtu_bytes_load_next;
-    // Field: rdma_responder.LOCAL_MAC_LOW.value
+    // Field: rdma_engine.LOCAL_MAC_LOW.value
     logic [31:0] field_storage_local_mac_low_value_value;
     logic [31:0] field_combo_local_mac_low_value_next;
     logic field_combo_local_mac_low_value_load_next;
-    // Field: rdma_responder.LOCAL_MAC_HIGH.value
+    // Field: rdma_engine.LOCAL_MAC_HIGH.value
     logic [15:0] field_storage_local_mac_high_value_value;
     logic [15:0] field_combo_local_mac_high_value_next;
     logic field_combo_local_mac_high_value_load_next;
-    // Field: rdma_responder.LOCAL_IP.value
+    // Field: rdma_engine.LOCAL_IP.value
     logic [31:0] field_storage_local_ip_value_value;
     logic [31:0] field_combo_local_ip_value_next;
     logic field_combo_local_ip_value_load_next;
-    // Field: rdma_responder.QP_INDEX.value
+    // Field: rdma_engine.QP_INDEX.value
     logic [15:0] field_storage_qp_index_value_value;
     logic [15:0] field_combo_qp_index_value_next;
     logic field_combo_qp_index_value_load_next;
-    // Field: rdma_responder.QP_REMOTE_QPN.value
+    // Field: rdma_engine.QP_REMOTE_QPN.value
     logic [23:0] field_storage_qp_remote_qpn_value_value;
     logic [23:0] field_combo_qp_remote_qpn_value_next;
     logic field_combo_qp_remote_qpn_value_load_next;
-    // Field: rdma_responder.QP_REMOTE_MAC_LOW.value
+    // Field: rdma_engine.QP_REMOTE_MAC_LOW.value
     logic [31:0] field_storage_qp_remote_mac_low_value_value;
     logic [31:0] field_combo_qp_remote_mac_low_value_next;
     logic field_combo_qp_remote_mac_low_value_load_next;
-    // Field: rdma_responder.QP_REMOTE_MAC_HIGH.value
+    // Field: rdma_engine.QP_REMOTE_MAC_HIGH.value
     logic [15:0] field_storage_qp_remote_mac_high_value_value;
     logic [15:0] field_combo_qp_remote_mac_high_value_next;
     logic field_combo_qp_remote_mac_high_value_load_next;
-    // Field: rdma_responder.QP_REMOTE_IP.value
+    // Field: rdma_engine.QP_REMOTE_IP.value
     logic [31:0] field_storage_qp_remote_ip_value_value;
     logic [31:0] field_combo_qp_remote_ip_value_next;
     logic field_combo_qp_remote_ip_value_load_next;
-    // Field: rdma_responder.QP_UDP_SOURCE_PORT.value
+    // Field: rdma_engine.QP_UDP_SOURCE_PORT.value
     logic [15:0] field_storage_qp_udp_source_port_value_value;
     logic [15:0] field_combo_qp_udp_source_port_value_next;
     logic field_combo_qp_udp_source_port_value_load_next;
-    // Field: rdma_responder.QP_EXPECTED_PSN.value
+    // Field: rdma_engine.QP_EXPECTED_PSN.value
     logic [23:0] field_storage_qp_expected_psn_value_value;
     logic [23:0] field_combo_qp_expected_psn_value_next;
     logic field_combo_qp_expected_psn_value_load_next;
-    // Field: rdma_responder.QP_CTRL.valid
+    // Field: rdma_engine.QP_CTRL.valid
     logic field_storage_qp_ctrl_valid_value;
     logic field_combo_qp_ctrl_valid_next;
     logic field_combo_qp_ctrl_valid_load_next;
-    // Field: rdma_responder.QP_CTRL.commit
+    // Field: rdma_engine.QP_CTRL.commit
     logic field_storage_qp_ctrl_commit_value;
     logic field_combo_qp_ctrl_commit_next;
     logic field_combo_qp_ctrl_commit_load_next;
-    // Field: rdma_responder.MR_INDEX.value
+    // Field: rdma_engine.QP_SEND_PSN.value
+    logic [23:0] field_storage_qp_send_psn_value_value;
+    logic [23:0] field_combo_qp_send_psn_value_next;
+    logic field_combo_qp_send_psn_value_load_next;
+    // Field: rdma_engine.QP_SQ_BASE_LOW.value
+    logic [31:0] field_storage_qp_sq_base_low_value_value;
+    logic [31:0] field_combo_qp_sq_base_low_value_next;
+    logic field_combo_qp_sq_base_low_value_load_next;
+    // Field: rdma_engine.QP_SQ_BASE_HIGH.value
+    logic [31:0] field_storage_qp_sq_base_high_value_value;
+    logic [31:0] field_combo_qp_sq_base_high_value_next;
+    logic field_combo_qp_sq_base_high_value_load_next;
+    // Field: rdma_engine.QP_TRANSPORT.sq_log_size
+    logic [3:0] field_storage_qp_transport_sq_log_size_value;
+    logic [3:0] field_combo_qp_transport_sq_log_size_next;
+    logic field_combo_qp_transport_sq_log_size_load_next;
+    // Field: rdma_engine.QP_TRANSPORT.pmtu_code
+    logic [2:0] field_storage_qp_transport_pmtu_code_value;
+    logic [2:0] field_combo_qp_transport_pmtu_code_next;
+    logic field_combo_qp_transport_pmtu_code_load_next;
+    // Field: rdma_engine.QP_TRANSPORT.timeout
+    logic [4:0] field_storage_qp_transport_timeout_value;
+    logic [4:0] field_combo_qp_transport_timeout_next;
+    logic field_combo_qp_transport_timeout_load_next;
+    // Field: rdma_engine.QP_TRANSPORT.retry_count
+    logic [2:0] field_storage_qp_transport_retry_count_value;
+    logic [2:0] field_combo_qp_transport_retry_count_next;
+    logic field_combo_qp_transport_retry_count_load_next;
+    // Field: rdma_engine.MR_INDEX.value
     logic [7:0] field_storage_mr_index_value_value;
     logic [7:0] field_combo_mr_index_value_next;
     logic field_combo_mr_index_value_load_next;
-    // Field: rdma_responder.MR_RKEY.value
+    // Field: rdma_engine.MR_RKEY.value
     logic [31:0] field_storage_mr_rkey_value_value;
     logic [31:0] field_combo_mr_rkey_value_next;
     logic field_combo_mr_rkey_value_load_next;
-    // Field: rdma_responder.MR_BASE_LOW.value
+    // Field: rdma_engine.MR_BASE_LOW.value
     logic [31:0] field_storage_mr_base_low_value_value;
     logic [31:0] field_combo_mr_base_low_value_next;
     logic field_combo_mr_base_low_value_load_next;
-    // Field: rdma_responder.MR_BASE_HIGH.value
+    // Field: rdma_engine.MR_BASE_HIGH.value
     logic [31:0] field_storage_mr_base_high_value_value;
     logic [31:0] field_combo_mr_base_high_value_next;
     logic field_combo_mr_base_high_value_load_next;
-    // Field: rdma_responder.MR_LENGTH.value
+    // Field: rdma_engine.MR_LENGTH.value
     logic [31:0] field_storage_mr_length_value_value;
     logic [31:0] field_combo_mr_length_value_next;
     logic field_combo_mr_length_value_load_next;
-    // Field: rdma_responder.MR_CTRL.valid
+    // Field: rdma_engine.MR_CTRL.valid
     logic field_storage_mr_ctrl_valid_value;
     logic field_combo_mr_ctrl_valid_next;
     logic field_combo_mr_ctrl_valid_load_next;
-    // Field: rdma_responder.MR_CTRL.remote_write
+    // Field: rdma_engine.MR_CTRL.remote_write
     logic field_storage_mr_ctrl_remote_write_value;
     logic field_combo_mr_ctrl_remote_write_next;
     logic field_combo_mr_ctrl_remote_write_load_next;
-    // Field: rdma_responder.MR_CTRL.remote_read
+    // Field: rdma_engine.MR_CTRL.remote_read
     logic field_storage_mr_ctrl_remote_read_value;
     logic field_combo_mr_ctrl_remote_read_next;
     logic field_combo_mr_ctrl_remote_read_load_next;
-    // Field: rdma_responder.MR_CTRL.commit
+    // Field: rdma_engine.MR_CTRL.commit
     logic field_storage_mr_ctrl_commit_value;
     logic field_combo_mr_ctrl_commit_next;
     logic field_combo_mr_ctrl_commit_load_next;
+    // Field: rdma_engine.SQ_DOORBELL.producer_index
+    logic [15:0] field_storage_sq_doorbell_producer_index_value;
+    logic [15:0] field_combo_sq_doorbell_producer_index_next;
+    logic field_combo_sq_doorbell_producer_index_load_next;
+    // Field: rdma_engine.SQ_DOORBELL.qpn
+    logic [15:0] field_storage_sq_doorbell_qpn_value;
+    logic [15:0] field_combo_sq_doorbell_qpn_next;
+    logic field_combo_sq_doorbell_qpn_load_next;
+    // Field: rdma_engine.CQ_BASE_LOW.value
+    logic [31:0] field_storage_cq_base_low_value_value;
+    logic [31:0] field_combo_cq_base_low_value_next;
+    logic field_combo_cq_base_low_value_load_next;
+    // Field: rdma_engine.CQ_BASE_HIGH.value
+    logic [31:0] field_storage_cq_base_high_value_value;
+    logic [31:0] field_combo_cq_base_high_value_next;
+    logic field_combo_cq_base_high_value_load_next;
+    // Field: rdma_engine.CQ_CONFIG.log_size
+    logic [3:0] field_storage_cq_config_log_size_value;
+    logic [3:0] field_combo_cq_config_log_size_next;
+    logic field_combo_cq_config_log_size_load_next;
+    // Field: rdma_engine.CQ_CONFIG.restart
+    logic field_storage_cq_config_restart_value;
+    logic field_combo_cq_config_restart_next;
+    logic field_combo_cq_config_restart_load_next;
+    // Field: rdma_engine.CQ_CONSUMER.value
+    logic [15:0] field_storage_cq_consumer_value_value;
+    logic [15:0] field_combo_cq_consumer_value_next;
+    logic field_combo_cq_consumer_value_load_next;
     //--------------------------------------------------------------------------
     // Field logic
     //--------------------------------------------------------------------------
@@ -575,7 +767,7 @@ module rdma_responder_csr (
     end
     always_ff @(posedge clk) begin
         if(rst) begin
-            field_storage_pmtu_bytes_value <= 13'h400;
+            field_storage_pmtu_bytes_value <= 13'h1000;
         end else if(field_combo_pmtu_bytes_load_next) begin
             field_storage_pmtu_bytes_value <= field_combo_pmtu_bytes_next;
         end
@@ -825,6 +1017,146 @@ module rdma_responder_csr (
     end
     assign hwif_out_qp_ctrl_commit = field_storage_qp_ctrl_commit_value;
     always @(*) begin
+        logic [23:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_send_psn_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_send_psn && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_send_psn_value_value & ~decoded_wr_biten[23:0]) | (decoded_wr_data[23:0] & decoded_wr_biten[23:0]);
+            load_next_c = '1;
+        end
+        field_combo_qp_send_psn_value_next = next_c;
+        field_combo_qp_send_psn_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_send_psn_value_value <= 24'h0;
+        end else if(field_combo_qp_send_psn_value_load_next) begin
+            field_storage_qp_send_psn_value_value <= field_combo_qp_send_psn_value_next;
+        end
+    end
+    assign hwif_out_qp_send_psn_value = field_storage_qp_send_psn_value_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_sq_base_low_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_sq_base_low && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_sq_base_low_value_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_qp_sq_base_low_value_next = next_c;
+        field_combo_qp_sq_base_low_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_sq_base_low_value_value <= 32'h0;
+        end else if(field_combo_qp_sq_base_low_value_load_next) begin
+            field_storage_qp_sq_base_low_value_value <= field_combo_qp_sq_base_low_value_next;
+        end
+    end
+    assign hwif_out_qp_sq_base_low_value = field_storage_qp_sq_base_low_value_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_sq_base_high_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_sq_base_high && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_sq_base_high_value_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_qp_sq_base_high_value_next = next_c;
+        field_combo_qp_sq_base_high_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_sq_base_high_value_value <= 32'h0;
+        end else if(field_combo_qp_sq_base_high_value_load_next) begin
+            field_storage_qp_sq_base_high_value_value <= field_combo_qp_sq_base_high_value_next;
+        end
+    end
+    assign hwif_out_qp_sq_base_high_value = field_storage_qp_sq_base_high_value_value;
+    always @(*) begin
+        logic [3:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_transport_sq_log_size_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_transport && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_transport_sq_log_size_value & ~decoded_wr_biten[3:0]) | (decoded_wr_data[3:0] & decoded_wr_biten[3:0]);
+            load_next_c = '1;
+        end
+        field_combo_qp_transport_sq_log_size_next = next_c;
+        field_combo_qp_transport_sq_log_size_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_transport_sq_log_size_value <= 4'h4;
+        end else if(field_combo_qp_transport_sq_log_size_load_next) begin
+            field_storage_qp_transport_sq_log_size_value <= field_combo_qp_transport_sq_log_size_next;
+        end
+    end
+    assign hwif_out_qp_transport_sq_log_size = field_storage_qp_transport_sq_log_size_value;
+    always @(*) begin
+        logic [2:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_transport_pmtu_code_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_transport && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_transport_pmtu_code_value & ~decoded_wr_biten[6:4]) | (decoded_wr_data[6:4] & decoded_wr_biten[6:4]);
+            load_next_c = '1;
+        end
+        field_combo_qp_transport_pmtu_code_next = next_c;
+        field_combo_qp_transport_pmtu_code_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_transport_pmtu_code_value <= 3'h2;
+        end else if(field_combo_qp_transport_pmtu_code_load_next) begin
+            field_storage_qp_transport_pmtu_code_value <= field_combo_qp_transport_pmtu_code_next;
+        end
+    end
+    assign hwif_out_qp_transport_pmtu_code = field_storage_qp_transport_pmtu_code_value;
+    always @(*) begin
+        logic [4:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_transport_timeout_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_transport && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_transport_timeout_value & ~decoded_wr_biten[12:8]) | (decoded_wr_data[12:8] & decoded_wr_biten[12:8]);
+            load_next_c = '1;
+        end
+        field_combo_qp_transport_timeout_next = next_c;
+        field_combo_qp_transport_timeout_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_transport_timeout_value <= 5'he;
+        end else if(field_combo_qp_transport_timeout_load_next) begin
+            field_storage_qp_transport_timeout_value <= field_combo_qp_transport_timeout_next;
+        end
+    end
+    assign hwif_out_qp_transport_timeout = field_storage_qp_transport_timeout_value;
+    always @(*) begin
+        logic [2:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_transport_retry_count_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_transport && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_transport_retry_count_value & ~decoded_wr_biten[18:16]) | (decoded_wr_data[18:16] & decoded_wr_biten[18:16]);
+            load_next_c = '1;
+        end
+        field_combo_qp_transport_retry_count_next = next_c;
+        field_combo_qp_transport_retry_count_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_transport_retry_count_value <= 3'h7;
+        end else if(field_combo_qp_transport_retry_count_load_next) begin
+            field_storage_qp_transport_retry_count_value <= field_combo_qp_transport_retry_count_next;
+        end
+    end
+    assign hwif_out_qp_transport_retry_count = field_storage_qp_transport_retry_count_value;
+    always @(*) begin
         logic [7:0] next_c;
         logic load_next_c;
         next_c = field_storage_mr_index_value_value;
@@ -1007,6 +1339,150 @@ module rdma_responder_csr (
         end
     end
     assign hwif_out_mr_ctrl_commit = field_storage_mr_ctrl_commit_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_sq_doorbell_producer_index_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_sq_doorbell && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_sq_doorbell_producer_index_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_sq_doorbell_producer_index_next = next_c;
+        field_combo_sq_doorbell_producer_index_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_sq_doorbell_producer_index_value <= 16'h0;
+        end else if(field_combo_sq_doorbell_producer_index_load_next) begin
+            field_storage_sq_doorbell_producer_index_value <= field_combo_sq_doorbell_producer_index_next;
+        end
+    end
+    assign hwif_out_sq_doorbell_producer_index = field_storage_sq_doorbell_producer_index_value;
+    assign hwif_out_sq_doorbell_producer_index_swmod = decoded_reg_strb_sq_doorbell && decoded_req_is_wr && (|(decoded_wr_biten[15:0]));
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_sq_doorbell_qpn_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_sq_doorbell && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_sq_doorbell_qpn_value & ~decoded_wr_biten[31:16]) | (decoded_wr_data[31:16] & decoded_wr_biten[31:16]);
+            load_next_c = '1;
+        end
+        field_combo_sq_doorbell_qpn_next = next_c;
+        field_combo_sq_doorbell_qpn_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_sq_doorbell_qpn_value <= 16'h0;
+        end else if(field_combo_sq_doorbell_qpn_load_next) begin
+            field_storage_sq_doorbell_qpn_value <= field_combo_sq_doorbell_qpn_next;
+        end
+    end
+    assign hwif_out_sq_doorbell_qpn = field_storage_sq_doorbell_qpn_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_cq_base_low_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_cq_base_low && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_cq_base_low_value_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_cq_base_low_value_next = next_c;
+        field_combo_cq_base_low_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_cq_base_low_value_value <= 32'h0;
+        end else if(field_combo_cq_base_low_value_load_next) begin
+            field_storage_cq_base_low_value_value <= field_combo_cq_base_low_value_next;
+        end
+    end
+    assign hwif_out_cq_base_low_value = field_storage_cq_base_low_value_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_cq_base_high_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_cq_base_high && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_cq_base_high_value_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_cq_base_high_value_next = next_c;
+        field_combo_cq_base_high_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_cq_base_high_value_value <= 32'h0;
+        end else if(field_combo_cq_base_high_value_load_next) begin
+            field_storage_cq_base_high_value_value <= field_combo_cq_base_high_value_next;
+        end
+    end
+    assign hwif_out_cq_base_high_value = field_storage_cq_base_high_value_value;
+    always @(*) begin
+        logic [3:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_cq_config_log_size_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_cq_config && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_cq_config_log_size_value & ~decoded_wr_biten[3:0]) | (decoded_wr_data[3:0] & decoded_wr_biten[3:0]);
+            load_next_c = '1;
+        end
+        field_combo_cq_config_log_size_next = next_c;
+        field_combo_cq_config_log_size_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_cq_config_log_size_value <= 4'h8;
+        end else if(field_combo_cq_config_log_size_load_next) begin
+            field_storage_cq_config_log_size_value <= field_combo_cq_config_log_size_next;
+        end
+    end
+    assign hwif_out_cq_config_log_size = field_storage_cq_config_log_size_value;
+    always @(*) begin
+        logic next_c;
+        logic load_next_c;
+        next_c = field_storage_cq_config_restart_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_cq_config && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_cq_config_restart_value & ~decoded_wr_biten[31:31]) | (decoded_wr_data[31:31] & decoded_wr_biten[31:31]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo_cq_config_restart_next = next_c;
+        field_combo_cq_config_restart_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_cq_config_restart_value <= 1'h0;
+        end else if(field_combo_cq_config_restart_load_next) begin
+            field_storage_cq_config_restart_value <= field_combo_cq_config_restart_next;
+        end
+    end
+    assign hwif_out_cq_config_restart = field_storage_cq_config_restart_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_cq_consumer_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_cq_consumer && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_cq_consumer_value_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_cq_consumer_value_next = next_c;
+        field_combo_cq_consumer_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_cq_consumer_value_value <= 16'h0;
+        end else if(field_combo_cq_consumer_value_load_next) begin
+            field_storage_cq_consumer_value_value <= field_combo_cq_consumer_value_next;
+        end
+    end
+    assign hwif_out_cq_consumer_value = field_storage_cq_consumer_value_value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -1042,7 +1518,7 @@ always @(*) begin
             readback_data_var[31:0] = 32'h52444d41;
         end
         if(rd_mux_addr == 12'h4) begin
-            readback_data_var[31:0] = 32'h10000;
+            readback_data_var[31:0] = 32'h20000;
         end
         if(rd_mux_addr == 12'h8) begin
             readback_data_var[31:0] = hwif_in_block_next_address;
@@ -1091,6 +1567,21 @@ always @(*) begin
         if(rd_mux_addr == 12'h5c) begin
             readback_data_var[0] = field_storage_qp_ctrl_valid_value;
         end
+        if(rd_mux_addr == 12'h60) begin
+            readback_data_var[23:0] = field_storage_qp_send_psn_value_value;
+        end
+        if(rd_mux_addr == 12'h64) begin
+            readback_data_var[31:0] = field_storage_qp_sq_base_low_value_value;
+        end
+        if(rd_mux_addr == 12'h68) begin
+            readback_data_var[31:0] = field_storage_qp_sq_base_high_value_value;
+        end
+        if(rd_mux_addr == 12'h6c) begin
+            readback_data_var[3:0] = field_storage_qp_transport_sq_log_size_value;
+            readback_data_var[6:4] = field_storage_qp_transport_pmtu_code_value;
+            readback_data_var[12:8] = field_storage_qp_transport_timeout_value;
+            readback_data_var[18:16] = field_storage_qp_transport_retry_count_value;
+        end
         if(rd_mux_addr == 12'h80) begin
             readback_data_var[7:0] = field_storage_mr_index_value_value;
         end
@@ -1110,6 +1601,21 @@ always @(*) begin
             readback_data_var[0] = field_storage_mr_ctrl_valid_value;
             readback_data_var[1] = field_storage_mr_ctrl_remote_write_value;
             readback_data_var[2] = field_storage_mr_ctrl_remote_read_value;
+        end
+        if(rd_mux_addr == 12'hb0) begin
+            readback_data_var[31:0] = field_storage_cq_base_low_value_value;
+        end
+        if(rd_mux_addr == 12'hb4) begin
+            readback_data_var[31:0] = field_storage_cq_base_high_value_value;
+        end
+        if(rd_mux_addr == 12'hb8) begin
+            readback_data_var[3:0] = field_storage_cq_config_log_size_value;
+        end
+        if(rd_mux_addr == 12'hbc) begin
+            readback_data_var[15:0] = field_storage_cq_consumer_value_value;
+        end
+        if(rd_mux_addr == 12'hc0) begin
+            readback_data_var[15:0] = hwif_in_cq_producer_value;
         end
         if(rd_mux_addr == 12'h100) begin
             readback_data_var[31:0] = hwif_in_rx_frames_value;
@@ -1167,6 +1673,54 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h148) begin
             readback_data_var[31:0] = hwif_in_ack_latency_count_value;
+        end
+        if(rd_mux_addr == 12'h14c) begin
+            readback_data_var[31:0] = hwif_in_requests_sent_value;
+        end
+        if(rd_mux_addr == 12'h150) begin
+            readback_data_var[31:0] = hwif_in_retransmits_value;
+        end
+        if(rd_mux_addr == 12'h154) begin
+            readback_data_var[31:0] = hwif_in_timeouts_value;
+        end
+        if(rd_mux_addr == 12'h158) begin
+            readback_data_var[31:0] = hwif_in_retries_value;
+        end
+        if(rd_mux_addr == 12'h15c) begin
+            readback_data_var[31:0] = hwif_in_acks_received_value;
+        end
+        if(rd_mux_addr == 12'h160) begin
+            readback_data_var[31:0] = hwif_in_naks_received_value;
+        end
+        if(rd_mux_addr == 12'h164) begin
+            readback_data_var[31:0] = hwif_in_responses_dropped_value;
+        end
+        if(rd_mux_addr == 12'h168) begin
+            readback_data_var[31:0] = hwif_in_completions_value;
+        end
+        if(rd_mux_addr == 12'h16c) begin
+            readback_data_var[31:0] = hwif_in_completion_errors_value;
+        end
+        if(rd_mux_addr == 12'h170) begin
+            readback_data_var[31:0] = hwif_in_doorbells_rejected_value;
+        end
+        if(rd_mux_addr == 12'h174) begin
+            readback_data_var[31:0] = hwif_in_doorbell_latency_min_value;
+        end
+        if(rd_mux_addr == 12'h178) begin
+            readback_data_var[31:0] = hwif_in_doorbell_latency_max_value;
+        end
+        if(rd_mux_addr == 12'h17c) begin
+            readback_data_var[31:0] = hwif_in_doorbell_latency_sum_value;
+        end
+        if(rd_mux_addr == 12'h180) begin
+            readback_data_var[31:0] = hwif_in_doorbell_latency_count_value;
+        end
+        if(rd_mux_addr == 12'h184) begin
+            readback_data_var[31:0] = hwif_in_tx_beats_value;
+        end
+        if(rd_mux_addr == 12'h188) begin
+            readback_data_var[31:0] = hwif_in_tx_span_cycles_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

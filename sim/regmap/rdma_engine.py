@@ -1,4 +1,4 @@
-"""Register map of rdma_responder, generated from rtl/rdma/regs/rdma_responder.rdl; do not edit."""
+"""Register map of rdma_engine, generated from rtl/rdma/regs/rdma_engine.rdl; do not edit."""
 
 from dpuv.sim.regmodel import Block, Field, Register
 
@@ -13,7 +13,7 @@ REGISTERS = (
     Register(
         'BLOCK_VERSION', 0x0004, 32,
         (
-            Field('version', 0, 32, 'r', 0x10000),
+            Field('version', 0, 32, 'r', 0x20000),
         ),
         'Register-map version of this block: major in [31:16], minor in [15:0].',
     ),
@@ -36,7 +36,7 @@ REGISTERS = (
     Register(
         'PMTU', 0x0010, 32,
         (
-            Field('bytes', 0, 13, 'rw', 0x400),
+            Field('bytes', 0, 13, 'rw', 0x1000),
         ),
         '',
     ),
@@ -126,6 +126,37 @@ REGISTERS = (
         '',
     ),
     Register(
+        'QP_SEND_PSN', 0x0060, 32,
+        (
+            Field('value', 0, 24, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'QP_SQ_BASE_LOW', 0x0064, 32,
+        (
+            Field('value', 0, 32, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'QP_SQ_BASE_HIGH', 0x0068, 32,
+        (
+            Field('value', 0, 32, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'QP_TRANSPORT', 0x006c, 32,
+        (
+            Field('sq_log_size', 0, 4, 'rw', 0x4),
+            Field('pmtu_code', 4, 3, 'rw', 0x2),
+            Field('timeout', 8, 5, 'rw', 0xe),
+            Field('retry_count', 16, 3, 'rw', 0x7),
+        ),
+        '',
+    ),
+    Register(
         'MR_INDEX', 0x0080, 32,
         (
             Field('value', 0, 8, 'rw', 0x0),
@@ -167,6 +198,50 @@ REGISTERS = (
             Field('remote_write', 1, 1, 'rw', 0x1),
             Field('remote_read', 2, 1, 'rw', 0x1),
             Field('commit', 3, 1, 'w', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'SQ_DOORBELL', 0x00a0, 32,
+        (
+            Field('producer_index', 0, 16, 'w', 0x0),
+            Field('qpn', 16, 16, 'w', 0x0),
+        ),
+        'Write after placing WQEs: the send queue of QP qpn now ends before entry producer_index (free running, modulo 2^16). A doorbell for a missing QP, or one claiming more WQEs than the ring holds, is counted in DOORBELLS_REJECTED and ignored.',
+    ),
+    Register(
+        'CQ_BASE_LOW', 0x00b0, 32,
+        (
+            Field('value', 0, 32, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'CQ_BASE_HIGH', 0x00b4, 32,
+        (
+            Field('value', 0, 32, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'CQ_CONFIG', 0x00b8, 32,
+        (
+            Field('log_size', 0, 4, 'rw', 0x8),
+            Field('restart', 31, 1, 'w', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'CQ_CONSUMER', 0x00bc, 32,
+        (
+            Field('value', 0, 16, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'CQ_PRODUCER', 0x00c0, 32,
+        (
+            Field('value', 0, 16, 'r', None),
         ),
         '',
     ),
@@ -303,6 +378,118 @@ REGISTERS = (
         ),
         'ACKs measured.',
     ),
+    Register(
+        'REQUESTS_SENT', 0x014c, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Request packets the requester sent, first sendings and retransmissions.',
+    ),
+    Register(
+        'RETRANSMITS', 0x0150, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Request packets sent again after going back N.',
+    ),
+    Register(
+        'TIMEOUTS', 0x0154, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Local ACK timeouts.',
+    ),
+    Register(
+        'RETRIES', 0x0158, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Times a QP went back N (timeout, sequence NAK or missing READ responses).',
+    ),
+    Register(
+        'ACKS_RECEIVED', 0x015c, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'ACKs the requester took.',
+    ),
+    Register(
+        'NAKS_RECEIVED', 0x0160, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'NAKs the requester took, every kind.',
+    ),
+    Register(
+        'RESPONSES_DROPPED', 0x0164, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Responses dropped: stale PSN, unknown QP, QP in error, or a READ response that does not fit.',
+    ),
+    Register(
+        'COMPLETIONS', 0x0168, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Completion entries written.',
+    ),
+    Register(
+        'COMPLETION_ERRORS', 0x016c, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Completion entries written with a status other than success.',
+    ),
+    Register(
+        'DOORBELLS_REJECTED', 0x0170, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Doorbells ignored: missing QP, or a producer index past the ring or moving back.',
+    ),
+    Register(
+        'DOORBELL_LATENCY_MIN', 0x0174, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Fewest cycles from a doorbell on an idle requester to the first beat of a request out; all ones until one is measured.',
+    ),
+    Register(
+        'DOORBELL_LATENCY_MAX', 0x0178, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Most cycles from such a doorbell to the first beat of a request out.',
+    ),
+    Register(
+        'DOORBELL_LATENCY_SUM', 0x017c, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Sum of those cycles.',
+    ),
+    Register(
+        'DOORBELL_LATENCY_COUNT', 0x0180, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Doorbells measured.',
+    ),
+    Register(
+        'TX_BEATS', 0x0184, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Beats sent to the MAC.',
+    ),
+    Register(
+        'TX_SPAN_CYCLES', 0x0188, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Cycles from the first beat sent to the MAC after reset to the latest, both included: TX_BEATS / TX_SPAN_CYCLES is the beat utilisation of a burst.',
+    ),
 )
 
-BLOCK = Block('rdma_responder', 0x52444d41, 0x00010000, 0x14c, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020000, 0x18c, REGISTERS)

@@ -1,0 +1,696 @@
+// RDMA engine top: a RoCEv2 RC requester and responder on one MAC port and one AXI4 host memory port
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Receive: roce_rx_parser -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK,
+// READ responses) to roce_requester. Transmit: the responder's ACKs and READ responses and the
+// requester's requests (cut by roce_segmenter) each have a frame builder; whole frames share the
+// MAC through a round-robin multiplexer. Host memory: six DMA engines (WRITE payloads in, READ
+// response payloads out, READ data back in, request payloads out, WQE fetch, completion entries)
+// share one AXI4 master through the read and write arbiters. The MAC side never sees
+// backpressure on receive: the parser buffers, and drops (and counts) what does not fit.
+module rdma_engine #(
+    // Width of the MAC streams and the memory bus in bits (64 to 512, a power of two)
+    parameter DATA_WIDTH = 64,
+    // Queue pairs in the context RAM (a power of two)
+    parameter QP_COUNT = 256,
+    // Registered memory regions (a power of two)
+    parameter MR_COUNT = 16,
+    // Receive buffer for payloads in bytes (a power of two, at least one 4 KiB packet)
+    parameter RX_BUFFER_BYTES = 16384,
+    // The IBA timeout unit, 4.096 us, in clock cycles (1024 at 250 MHz)
+    parameter TIMEOUT_UNIT_CYCLES = 1024,
+    // Byte address of the next block in the register-block chain (0: none)
+    parameter [31:0] NEXT_BLOCK_ADDRESS = 32'd0
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+
+    // Registers (rtl/rdma/regs/rdma_engine.rdl): set-up, doorbell, completion queue, regions, counters
+    input  wire [11:0]                   s_axil_awaddr,
+    input  wire [2:0]                    s_axil_awprot,
+    input  wire                          s_axil_awvalid,
+    output wire                          s_axil_awready,
+    input  wire [31:0]                   s_axil_wdata,
+    input  wire [3:0]                    s_axil_wstrb,
+    input  wire                          s_axil_wvalid,
+    output wire                          s_axil_wready,
+    output wire [1:0]                    s_axil_bresp,
+    output wire                          s_axil_bvalid,
+    input  wire                          s_axil_bready,
+    input  wire [11:0]                   s_axil_araddr,
+    input  wire [2:0]                    s_axil_arprot,
+    input  wire                          s_axil_arvalid,
+    output wire                          s_axil_arready,
+    output wire [31:0]                   s_axil_rdata,
+    output wire [1:0]                    s_axil_rresp,
+    output wire                          s_axil_rvalid,
+    input  wire                          s_axil_rready,
+
+    // From the MAC: frames without FCS, tuser on the last beat for a MAC error; never stalled
+    input  wire [DATA_WIDTH-1:0]         s_axis_rx_tdata,
+    input  wire [DATA_WIDTH/8-1:0]       s_axis_rx_tkeep,
+    input  wire                          s_axis_rx_tvalid,
+    input  wire                          s_axis_rx_tlast,
+    input  wire                          s_axis_rx_tuser,
+
+    // To the MAC: frames without FCS
+    output wire [DATA_WIDTH-1:0]         m_axis_tx_tdata,
+    output wire [DATA_WIDTH/8-1:0]       m_axis_tx_tkeep,
+    output wire                          m_axis_tx_tvalid,
+    input  wire                          m_axis_tx_tready,
+    output wire                          m_axis_tx_tlast,
+
+    // Host memory
+    output wire [3:0]                    m_axi_awid,
+    output wire [63:0]                   m_axi_awaddr,
+    output wire [7:0]                    m_axi_awlen,
+    output wire [2:0]                    m_axi_awsize,
+    output wire [1:0]                    m_axi_awburst,
+    output wire                          m_axi_awlock,
+    output wire [3:0]                    m_axi_awcache,
+    output wire [2:0]                    m_axi_awprot,
+    output wire                          m_axi_awvalid,
+    input  wire                          m_axi_awready,
+    output wire [DATA_WIDTH-1:0]         m_axi_wdata,
+    output wire [DATA_WIDTH/8-1:0]       m_axi_wstrb,
+    output wire                          m_axi_wlast,
+    output wire                          m_axi_wvalid,
+    input  wire                          m_axi_wready,
+    input  wire [3:0]                    m_axi_bid,
+    input  wire [1:0]                    m_axi_bresp,
+    input  wire                          m_axi_bvalid,
+    output wire                          m_axi_bready,
+    output wire [3:0]                    m_axi_arid,
+    output wire [63:0]                   m_axi_araddr,
+    output wire [7:0]                    m_axi_arlen,
+    output wire [2:0]                    m_axi_arsize,
+    output wire [1:0]                    m_axi_arburst,
+    output wire                          m_axi_arlock,
+    output wire [3:0]                    m_axi_arcache,
+    output wire [2:0]                    m_axi_arprot,
+    output wire                          m_axi_arvalid,
+    input  wire                          m_axi_arready,
+    input  wire [3:0]                    m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]         m_axi_rdata,
+    input  wire [1:0]                    m_axi_rresp,
+    input  wire                          m_axi_rlast,
+    input  wire                          m_axi_rvalid,
+    output wire                          m_axi_rready
+);
+
+localparam KEEP_WIDTH = DATA_WIDTH / 8;
+localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
+// The DMA engines' own AXI IDs; the arbiters add two bits naming the engine
+localparam DMA_ID_WIDTH = 2;
+
+// ---- Registers ----
+
+wire [12:0] pmtu_bytes;
+wire [31:0] local_mac_low, local_ip, qp_remote_mac_low, qp_remote_ip, mr_rkey, mr_base_low, mr_base_high, mr_length,
+            qp_sq_base_low, qp_sq_base_high, cq_base_low, cq_base_high;
+wire [15:0] local_mac_high, qp_remote_mac_high, qp_index, qp_udp_source_port, doorbell_producer_index, doorbell_qpn,
+            cq_consumer_index, cq_producer_index;
+wire [23:0] qp_remote_qpn, qp_expected_psn, qp_send_psn;
+wire [7:0]  mr_index;
+wire [3:0]  qp_sq_log_size, cq_log_size;
+wire [2:0]  qp_pmtu_code, qp_retry_count;
+wire [4:0]  qp_timeout;
+wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
+            mr_commit, doorbell_written, cq_restart;
+
+localparam COUNTERS = 26;
+wire [COUNTERS*32-1:0] counter_values;
+wire [31:0] tx_span_cycles;
+wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
+            doorbell_latency_min, doorbell_latency_max, doorbell_latency_sum, doorbell_latency_count;
+localparam [15:0] QP_COUNT_FIELD = QP_COUNT;
+localparam [7:0]  MR_COUNT_FIELD = MR_COUNT;
+localparam [7:0]  DATA_BYTES_FIELD = KEEP_WIDTH[7:0];
+
+rdma_engine_csr csr_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awready(s_axil_awready), .s_axil_awvalid(s_axil_awvalid), .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awprot(s_axil_awprot), .s_axil_wready(s_axil_wready), .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_bready(s_axil_bready),
+    .s_axil_bvalid(s_axil_bvalid), .s_axil_bresp(s_axil_bresp), .s_axil_arready(s_axil_arready),
+    .s_axil_arvalid(s_axil_arvalid), .s_axil_araddr(s_axil_araddr), .s_axil_arprot(s_axil_arprot),
+    .s_axil_rready(s_axil_rready), .s_axil_rvalid(s_axil_rvalid), .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .hwif_in_block_next_address(NEXT_BLOCK_ADDRESS),
+    .hwif_in_caps_qp_count(QP_COUNT_FIELD), .hwif_in_caps_mr_count(MR_COUNT_FIELD),
+    .hwif_in_caps_data_bytes(DATA_BYTES_FIELD),
+    .hwif_out_pmtu_bytes(pmtu_bytes), .hwif_out_local_mac_low_value(local_mac_low),
+    .hwif_out_local_mac_high_value(local_mac_high), .hwif_out_local_ip_value(local_ip),
+    .hwif_in_status_qp_ready(responder_qp_ready && requester_qp_ready),
+    .hwif_out_qp_index_value(qp_index), .hwif_out_qp_remote_qpn_value(qp_remote_qpn),
+    .hwif_out_qp_remote_mac_low_value(qp_remote_mac_low), .hwif_out_qp_remote_mac_high_value(qp_remote_mac_high),
+    .hwif_out_qp_remote_ip_value(qp_remote_ip), .hwif_out_qp_udp_source_port_value(qp_udp_source_port),
+    .hwif_out_qp_expected_psn_value(qp_expected_psn), .hwif_out_qp_send_psn_value(qp_send_psn),
+    .hwif_out_qp_sq_base_low_value(qp_sq_base_low), .hwif_out_qp_sq_base_high_value(qp_sq_base_high),
+    .hwif_out_qp_transport_sq_log_size(qp_sq_log_size), .hwif_out_qp_transport_pmtu_code(qp_pmtu_code),
+    .hwif_out_qp_transport_timeout(qp_timeout), .hwif_out_qp_transport_retry_count(qp_retry_count),
+    .hwif_out_qp_ctrl_valid(qp_valid), .hwif_out_qp_ctrl_commit(qp_commit),
+    .hwif_out_mr_index_value(mr_index), .hwif_out_mr_rkey_value(mr_rkey),
+    .hwif_out_mr_base_low_value(mr_base_low), .hwif_out_mr_base_high_value(mr_base_high),
+    .hwif_out_mr_length_value(mr_length), .hwif_out_mr_ctrl_valid(mr_valid),
+    .hwif_out_mr_ctrl_remote_write(mr_remote_write), .hwif_out_mr_ctrl_remote_read(mr_remote_read),
+    .hwif_out_mr_ctrl_commit(mr_commit),
+    .hwif_out_sq_doorbell_producer_index(doorbell_producer_index),
+    .hwif_out_sq_doorbell_producer_index_swmod(doorbell_written), .hwif_out_sq_doorbell_qpn(doorbell_qpn),
+    .hwif_out_cq_base_low_value(cq_base_low), .hwif_out_cq_base_high_value(cq_base_high),
+    .hwif_out_cq_config_log_size(cq_log_size), .hwif_out_cq_config_restart(cq_restart),
+    .hwif_out_cq_consumer_value(cq_consumer_index), .hwif_in_cq_producer_value(cq_producer_index),
+    .hwif_in_rx_frames_value(counter_values[0*32 +: 32]), .hwif_in_rx_bytes_value(counter_values[1*32 +: 32]),
+    .hwif_in_rx_frames_good_value(counter_values[2*32 +: 32]), .hwif_in_tx_frames_value(counter_values[3*32 +: 32]),
+    .hwif_in_tx_bytes_value(counter_values[4*32 +: 32]), .hwif_in_acks_sent_value(counter_values[5*32 +: 32]),
+    .hwif_in_naks_sent_value(counter_values[6*32 +: 32]), .hwif_in_duplicates_value(counter_values[7*32 +: 32]),
+    .hwif_in_sequence_drops_value(counter_values[8*32 +: 32]),
+    .hwif_in_unknown_qp_drops_value(counter_values[9*32 +: 32]),
+    .hwif_in_access_errors_value(counter_values[10*32 +: 32]),
+    .hwif_in_invalid_requests_value(counter_values[11*32 +: 32]),
+    .hwif_in_drops_icrc_value(counter_values[12*32 +: 32]),
+    .hwif_in_drops_malformed_value(counter_values[13*32 +: 32]),
+    .hwif_in_drops_overflow_value(counter_values[14*32 +: 32]),
+    .hwif_in_requests_sent_value(counter_values[15*32 +: 32]),
+    .hwif_in_retransmits_value(counter_values[16*32 +: 32]),
+    .hwif_in_timeouts_value(counter_values[17*32 +: 32]),
+    .hwif_in_retries_value(counter_values[18*32 +: 32]),
+    .hwif_in_acks_received_value(counter_values[19*32 +: 32]),
+    .hwif_in_naks_received_value(counter_values[20*32 +: 32]),
+    .hwif_in_responses_dropped_value(counter_values[21*32 +: 32]),
+    .hwif_in_completions_value(counter_values[22*32 +: 32]),
+    .hwif_in_completion_errors_value(counter_values[23*32 +: 32]),
+    .hwif_in_doorbells_rejected_value(counter_values[24*32 +: 32]),
+    .hwif_in_tx_beats_value(counter_values[25*32 +: 32]), .hwif_in_tx_span_cycles_value(tx_span_cycles),
+    .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
+    .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
+    .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
+    .hwif_in_doorbell_latency_sum_value(doorbell_latency_sum),
+    .hwif_in_doorbell_latency_count_value(doorbell_latency_count)
+);
+
+wire [47:0] local_mac = {local_mac_high, local_mac_low};
+// A commit to an entry that does not exist is ignored, never folded onto another entry; a QP
+// commit while the context RAMs are still being cleared is ignored too (software polls
+// STATUS.qp_ready first).
+wire qp_index_exists = qp_index < QP_COUNT;
+wire mr_index_exists = mr_index < MR_COUNT;
+wire [QP_INDEX_WIDTH-1:0] qp_index_in_range = qp_index[QP_INDEX_WIDTH-1:0];
+wire [$clog2(MR_COUNT)-1:0] mr_index_in_range = mr_index[$clog2(MR_COUNT)-1:0];
+wire cfg_qp_write = qp_commit && responder_qp_ready && requester_qp_ready && qp_index_exists;
+wire cfg_mr_write = mr_commit && mr_index_exists;
+
+// The doorbell's fields hold the written value from the cycle after the write strobe
+reg doorbell_valid;
+always @(posedge clk) begin
+    doorbell_valid <= doorbell_written && !rst;
+end
+
+// ---- Receive: parse, then requests to the responder and responses to the requester ----
+
+wire        rx_hdr_valid, rx_hdr_ready, rx_hdr_ack_req;
+wire [7:0]  rx_hdr_opcode, rx_hdr_syndrome;
+wire [23:0] rx_hdr_dest_qp, rx_hdr_psn;
+wire [63:0] rx_hdr_va;
+wire [31:0] rx_hdr_rkey, rx_hdr_length;
+wire [12:0] rx_hdr_payload_bytes;
+wire [DATA_WIDTH-1:0] rx_payload_tdata;
+wire [KEEP_WIDTH-1:0] rx_payload_tkeep;
+wire        rx_payload_tvalid, rx_payload_tready, rx_payload_tlast;
+wire        event_frame_good, drop_mac_error, drop_truncated, drop_not_roce, drop_bad_length, drop_bad_version,
+            drop_unknown_opcode, drop_bad_pad, drop_over_pmtu, drop_bad_icrc, drop_overflow;
+
+roce_rx_parser #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .PAYLOAD_FIFO_DEPTH(RX_BUFFER_BYTES * 8 / DATA_WIDTH)
+) parser_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep), .s_axis_tvalid(s_axis_rx_tvalid),
+    .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
+    .pmtu_bytes(pmtu_bytes),
+    .m_hdr_valid(rx_hdr_valid), .m_hdr_ready(rx_hdr_ready),
+    .m_hdr_eth_dest_mac(), .m_hdr_eth_src_mac(), .m_hdr_ip_source(), .m_hdr_ip_dest(), .m_hdr_ip_tos(),
+    .m_hdr_ip_ttl(), .m_hdr_udp_source_port(), .m_hdr_bth_opcode(rx_hdr_opcode), .m_hdr_bth_solicited(),
+    .m_hdr_bth_migreq(), .m_hdr_bth_pkey(), .m_hdr_bth_fecn(), .m_hdr_bth_becn(),
+    .m_hdr_bth_dest_qp(rx_hdr_dest_qp), .m_hdr_bth_ack_req(rx_hdr_ack_req), .m_hdr_bth_psn(rx_hdr_psn),
+    .m_hdr_reth_va(rx_hdr_va), .m_hdr_reth_rkey(rx_hdr_rkey), .m_hdr_reth_length(rx_hdr_length),
+    .m_hdr_aeth_syndrome(rx_hdr_syndrome), .m_hdr_aeth_msn(), .m_hdr_immdt(),
+    .m_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .m_axis_payload_tdata(rx_payload_tdata), .m_axis_payload_tkeep(rx_payload_tkeep),
+    .m_axis_payload_tvalid(rx_payload_tvalid), .m_axis_payload_tready(rx_payload_tready),
+    .m_axis_payload_tlast(rx_payload_tlast),
+    .status_frame_good(event_frame_good), .status_drop_mac_error(drop_mac_error),
+    .status_drop_truncated(drop_truncated), .status_drop_not_roce(drop_not_roce),
+    .status_drop_bad_length(drop_bad_length), .status_drop_bad_version(drop_bad_version),
+    .status_drop_unknown_opcode(drop_unknown_opcode), .status_drop_bad_pad(drop_bad_pad),
+    .status_drop_over_pmtu(drop_over_pmtu), .status_drop_bad_icrc(drop_bad_icrc),
+    .status_drop_overflow(drop_overflow)
+);
+
+wire request_hdr_valid, request_hdr_ready, request_payload_tvalid, request_payload_tready;
+wire response_hdr_valid, response_hdr_ready, response_payload_tvalid, response_payload_tready;
+
+roce_rx_demux demux_inst (
+    .clk(clk), .rst(rst),
+    .s_hdr_valid(rx_hdr_valid), .s_hdr_ready(rx_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
+    .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_payload_tvalid(rx_payload_tvalid), .s_payload_tready(rx_payload_tready), .s_payload_tlast(rx_payload_tlast),
+    .m_request_hdr_valid(request_hdr_valid), .m_request_hdr_ready(request_hdr_ready),
+    .m_request_payload_tvalid(request_payload_tvalid), .m_request_payload_tready(request_payload_tready),
+    .m_response_hdr_valid(response_hdr_valid), .m_response_hdr_ready(response_hdr_ready),
+    .m_response_payload_tvalid(response_payload_tvalid), .m_response_payload_tready(response_payload_tready)
+);
+
+// ---- Host memory: DMA engines on one AXI4 master ----
+// Write side: 0 WRITE payloads (responder), 1 READ response data (requester), 2 completion entries.
+// Read side: 0 READ response payloads (responder), 1 request payloads (segmenter), 2 WQE fetch.
+
+localparam PORTS = 3;
+
+wire [PORTS*64-1:0]           dma_write_cmd_addr, dma_read_cmd_addr;
+wire [PORTS*16-1:0]           dma_write_cmd_len, dma_read_cmd_len;
+wire [PORTS-1:0]              dma_write_cmd_valid, dma_write_cmd_ready, dma_read_cmd_valid, dma_read_cmd_ready;
+wire [PORTS*DATA_WIDTH-1:0]   dma_write_tdata, dma_read_tdata;
+wire [PORTS*KEEP_WIDTH-1:0]   dma_write_tkeep, dma_read_tkeep;
+wire [PORTS-1:0]              dma_write_tvalid, dma_write_tready, dma_write_tlast, dma_read_tvalid, dma_read_tready,
+                              dma_read_tlast, dma_write_status_valid, dma_write_status_error;
+
+wire [PORTS*DMA_ID_WIDTH-1:0] arb_awid, arb_bid, arb_arid, arb_rid;
+wire [PORTS*64-1:0]           arb_awaddr, arb_araddr;
+wire [PORTS*8-1:0]            arb_awlen, arb_arlen;
+wire [PORTS*3-1:0]            arb_awsize, arb_awprot, arb_arsize, arb_arprot;
+wire [PORTS*2-1:0]            arb_awburst, arb_bresp, arb_arburst, arb_rresp;
+wire [PORTS*4-1:0]            arb_awcache, arb_arcache;
+wire [PORTS-1:0]              arb_awlock, arb_awvalid, arb_awready, arb_wlast, arb_wvalid, arb_wready, arb_bvalid,
+                              arb_bready, arb_arlock, arb_arvalid, arb_arready, arb_rlast, arb_rvalid, arb_rready;
+wire [PORTS*DATA_WIDTH-1:0]   arb_wdata, arb_rdata;
+wire [PORTS*KEEP_WIDTH-1:0]   arb_wstrb;
+
+genvar port;
+generate
+    for (port = 0; port < PORTS; port = port + 1) begin : dma
+        axi_dma_write #(
+            .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH)
+        ) write_inst (
+            .clk(clk), .rst(rst),
+            .s_cmd_addr(dma_write_cmd_addr[port*64 +: 64]), .s_cmd_len(dma_write_cmd_len[port*16 +: 16]),
+            .s_cmd_valid(dma_write_cmd_valid[port]), .s_cmd_ready(dma_write_cmd_ready[port]),
+            .s_axis_tdata(dma_write_tdata[port*DATA_WIDTH +: DATA_WIDTH]),
+            .s_axis_tkeep(dma_write_tkeep[port*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_tvalid(dma_write_tvalid[port]),
+            .s_axis_tready(dma_write_tready[port]), .s_axis_tlast(dma_write_tlast[port]),
+            .m_axi_awid(arb_awid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_awaddr(arb_awaddr[port*64 +: 64]),
+            .m_axi_awlen(arb_awlen[port*8 +: 8]), .m_axi_awsize(arb_awsize[port*3 +: 3]),
+            .m_axi_awburst(arb_awburst[port*2 +: 2]), .m_axi_awlock(arb_awlock[port]),
+            .m_axi_awcache(arb_awcache[port*4 +: 4]), .m_axi_awprot(arb_awprot[port*3 +: 3]),
+            .m_axi_awvalid(arb_awvalid[port]), .m_axi_awready(arb_awready[port]),
+            .m_axi_wdata(arb_wdata[port*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(arb_wstrb[port*KEEP_WIDTH +: KEEP_WIDTH]),
+            .m_axi_wlast(arb_wlast[port]), .m_axi_wvalid(arb_wvalid[port]), .m_axi_wready(arb_wready[port]),
+            .m_axi_bid(arb_bid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_bresp(arb_bresp[port*2 +: 2]),
+            .m_axi_bvalid(arb_bvalid[port]), .m_axi_bready(arb_bready[port]),
+            .status_valid(dma_write_status_valid[port]), .status_error(dma_write_status_error[port])
+        );
+
+        axi_dma_read #(
+            .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH)
+        ) read_inst (
+            .clk(clk), .rst(rst),
+            .s_cmd_addr(dma_read_cmd_addr[port*64 +: 64]), .s_cmd_len(dma_read_cmd_len[port*16 +: 16]),
+            .s_cmd_valid(dma_read_cmd_valid[port]), .s_cmd_ready(dma_read_cmd_ready[port]),
+            .m_axi_arid(arb_arid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_araddr(arb_araddr[port*64 +: 64]),
+            .m_axi_arlen(arb_arlen[port*8 +: 8]), .m_axi_arsize(arb_arsize[port*3 +: 3]),
+            .m_axi_arburst(arb_arburst[port*2 +: 2]), .m_axi_arlock(arb_arlock[port]),
+            .m_axi_arcache(arb_arcache[port*4 +: 4]), .m_axi_arprot(arb_arprot[port*3 +: 3]),
+            .m_axi_arvalid(arb_arvalid[port]), .m_axi_arready(arb_arready[port]),
+            .m_axi_rid(arb_rid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_rdata(arb_rdata[port*DATA_WIDTH +: DATA_WIDTH]),
+            .m_axi_rresp(arb_rresp[port*2 +: 2]), .m_axi_rlast(arb_rlast[port]), .m_axi_rvalid(arb_rvalid[port]),
+            .m_axi_rready(arb_rready[port]),
+            .m_axis_tdata(dma_read_tdata[port*DATA_WIDTH +: DATA_WIDTH]),
+            .m_axis_tkeep(dma_read_tkeep[port*KEEP_WIDTH +: KEEP_WIDTH]), .m_axis_tvalid(dma_read_tvalid[port]),
+            .m_axis_tready(dma_read_tready[port]), .m_axis_tlast(dma_read_tlast[port]), .m_axis_tuser()
+        );
+    end
+endgenerate
+
+axi_write_arbiter #(
+    .PORTS(PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
+) write_arbiter_inst (
+    .clk(clk), .rst(rst),
+    .s_axi_awid(arb_awid), .s_axi_awaddr(arb_awaddr), .s_axi_awlen(arb_awlen), .s_axi_awsize(arb_awsize),
+    .s_axi_awburst(arb_awburst), .s_axi_awlock(arb_awlock), .s_axi_awcache(arb_awcache), .s_axi_awprot(arb_awprot),
+    .s_axi_awvalid(arb_awvalid), .s_axi_awready(arb_awready), .s_axi_wdata(arb_wdata), .s_axi_wstrb(arb_wstrb),
+    .s_axi_wlast(arb_wlast), .s_axi_wvalid(arb_wvalid), .s_axi_wready(arb_wready), .s_axi_bid(arb_bid),
+    .s_axi_bresp(arb_bresp), .s_axi_bvalid(arb_bvalid), .s_axi_bready(arb_bready),
+    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast), .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready), .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready)
+);
+
+axi_read_arbiter #(
+    .PORTS(PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
+) read_arbiter_inst (
+    .clk(clk), .rst(rst),
+    .s_axi_arid(arb_arid), .s_axi_araddr(arb_araddr), .s_axi_arlen(arb_arlen), .s_axi_arsize(arb_arsize),
+    .s_axi_arburst(arb_arburst), .s_axi_arlock(arb_arlock), .s_axi_arcache(arb_arcache), .s_axi_arprot(arb_arprot),
+    .s_axi_arvalid(arb_arvalid), .s_axi_arready(arb_arready), .s_axi_rid(arb_rid), .s_axi_rdata(arb_rdata),
+    .s_axi_rresp(arb_rresp), .s_axi_rlast(arb_rlast), .s_axi_rvalid(arb_rvalid), .s_axi_rready(arb_rready),
+    .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock), .m_axi_arcache(m_axi_arcache),
+    .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready)
+);
+
+// ---- Responder ----
+
+wire        event_ack_sent, event_nak_sent, event_duplicate, event_sequence_drop, event_unknown_qp,
+            event_access_error, event_invalid_request;
+wire        responder_hdr_valid, responder_hdr_ready;
+wire [47:0] responder_hdr_eth_dest_mac, responder_hdr_eth_src_mac;
+wire [31:0] responder_hdr_ip_source, responder_hdr_ip_dest;
+wire [15:0] responder_hdr_udp_source_port;
+wire [7:0]  responder_hdr_opcode, responder_hdr_syndrome;
+wire [23:0] responder_hdr_dest_qp, responder_hdr_psn, responder_hdr_msn;
+wire [12:0] responder_hdr_payload_bytes;
+
+roce_responder #(
+    .QP_COUNT(QP_COUNT),
+    .MR_COUNT(MR_COUNT)
+) responder_inst (
+    .clk(clk), .rst(rst),
+    .local_mac(local_mac), .local_ip(local_ip),
+    .cfg_qp_ready(responder_qp_ready), .cfg_qp_write(cfg_qp_write), .cfg_qp_index(qp_index_in_range),
+    .cfg_qp_valid(qp_valid), .cfg_qp_remote_qpn(qp_remote_qpn),
+    .cfg_qp_remote_mac({qp_remote_mac_high, qp_remote_mac_low}), .cfg_qp_remote_ip(qp_remote_ip),
+    .cfg_qp_udp_source_port(qp_udp_source_port), .cfg_qp_expected_psn(qp_expected_psn),
+    .cfg_qp_pmtu_code(qp_pmtu_code),
+    .cfg_mr_write(cfg_mr_write), .cfg_mr_index(mr_index_in_range), .cfg_mr_valid(mr_valid),
+    .cfg_mr_rkey(mr_rkey), .cfg_mr_base({mr_base_high, mr_base_low}), .cfg_mr_length(mr_length),
+    .cfg_mr_remote_write(mr_remote_write), .cfg_mr_remote_read(mr_remote_read),
+    .s_hdr_valid(request_hdr_valid), .s_hdr_ready(request_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
+    .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_ack_req(rx_hdr_ack_req), .s_hdr_bth_psn(rx_hdr_psn),
+    .s_hdr_reth_va(rx_hdr_va), .s_hdr_reth_rkey(rx_hdr_rkey), .s_hdr_reth_length(rx_hdr_length),
+    .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_payload_tvalid(request_payload_tvalid), .s_payload_tready(request_payload_tready),
+    .s_payload_tlast(rx_payload_tlast),
+    .m_write_data_tvalid(dma_write_tvalid[0]), .m_write_data_tready(dma_write_tready[0]),
+    .m_write_cmd_addr(dma_write_cmd_addr[0*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[0*16 +: 16]),
+    .m_write_cmd_valid(dma_write_cmd_valid[0]), .m_write_cmd_ready(dma_write_cmd_ready[0]),
+    .write_status_valid(dma_write_status_valid[0]), .write_status_error(dma_write_status_error[0]),
+    .m_read_cmd_addr(dma_read_cmd_addr[0*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[0*16 +: 16]),
+    .m_read_cmd_valid(dma_read_cmd_valid[0]), .m_read_cmd_ready(dma_read_cmd_ready[0]),
+    .m_hdr_valid(responder_hdr_valid), .m_hdr_ready(responder_hdr_ready),
+    .m_hdr_eth_dest_mac(responder_hdr_eth_dest_mac), .m_hdr_eth_src_mac(responder_hdr_eth_src_mac),
+    .m_hdr_ip_source(responder_hdr_ip_source), .m_hdr_ip_dest(responder_hdr_ip_dest),
+    .m_hdr_udp_source_port(responder_hdr_udp_source_port), .m_hdr_bth_opcode(responder_hdr_opcode),
+    .m_hdr_bth_dest_qp(responder_hdr_dest_qp), .m_hdr_bth_psn(responder_hdr_psn),
+    .m_hdr_aeth_syndrome(responder_hdr_syndrome), .m_hdr_aeth_msn(responder_hdr_msn),
+    .m_hdr_payload_bytes(responder_hdr_payload_bytes),
+    .event_ack_sent(event_ack_sent), .event_nak_sent(event_nak_sent), .event_duplicate(event_duplicate),
+    .event_sequence_drop(event_sequence_drop), .event_unknown_qp(event_unknown_qp),
+    .event_access_error(event_access_error), .event_invalid_request(event_invalid_request),
+    .event_write_done(), .event_read_done()
+);
+
+// WRITE payloads flow from the parser to the DMA writer; the responder only gates them
+assign dma_write_tdata[0*DATA_WIDTH +: DATA_WIDTH] = rx_payload_tdata;
+assign dma_write_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH] = rx_payload_tkeep;
+assign dma_write_tlast[0] = rx_payload_tlast;
+
+// ---- Requester ----
+
+wire        event_doorbell_rejected, event_ack_received, event_nak_received, event_response_dropped, event_timeout,
+            event_retry, event_completion_error, event_request_sent, event_retransmit;
+wire        job_valid, job_ready, job_read, job_send, job_with_immediate;
+wire [47:0] job_dest_mac;
+wire [31:0] job_dest_ip, job_rkey, job_length, job_immediate;
+wire [15:0] job_udp_source_port;
+wire [23:0] job_dest_qp, job_first_psn, job_first_packet, job_resend_end_psn;
+wire [2:0]  job_pmtu_code;
+wire [63:0] job_local_address, job_remote_address, cqe_wr_id;
+wire        cqe_valid, cqe_ready;
+wire [31:0] cqe_byte_len;
+wire [23:0] cqe_qpn;
+wire [7:0]  cqe_opcode, cqe_status;
+
+roce_requester #(
+    .QP_COUNT(QP_COUNT),
+    .DATA_WIDTH(DATA_WIDTH),
+    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES)
+) requester_inst (
+    .clk(clk), .rst(rst),
+    .cfg_qp_ready(requester_qp_ready), .cfg_qp_write(cfg_qp_write), .cfg_qp_index(qp_index_in_range),
+    .cfg_qp_valid(qp_valid), .cfg_qp_remote_qpn(qp_remote_qpn),
+    .cfg_qp_remote_mac({qp_remote_mac_high, qp_remote_mac_low}), .cfg_qp_remote_ip(qp_remote_ip),
+    .cfg_qp_udp_source_port(qp_udp_source_port), .cfg_qp_pmtu_code(qp_pmtu_code), .cfg_qp_send_psn(qp_send_psn),
+    .cfg_qp_sq_base({qp_sq_base_high, qp_sq_base_low}), .cfg_qp_sq_log_size(qp_sq_log_size),
+    .cfg_qp_timeout(qp_timeout), .cfg_qp_retry_count(qp_retry_count),
+    .doorbell_valid(doorbell_valid), .doorbell_qpn(doorbell_qpn), .doorbell_producer_index(doorbell_producer_index),
+    .s_hdr_valid(response_hdr_valid), .s_hdr_ready(response_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
+    .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_psn(rx_hdr_psn), .s_hdr_aeth_syndrome(rx_hdr_syndrome),
+    .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_payload_tvalid(response_payload_tvalid), .s_payload_tready(response_payload_tready),
+    .s_payload_tlast(rx_payload_tlast),
+    .m_write_data_tvalid(dma_write_tvalid[1]), .m_write_data_tready(dma_write_tready[1]),
+    .m_write_cmd_addr(dma_write_cmd_addr[1*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[1*16 +: 16]),
+    .m_write_cmd_valid(dma_write_cmd_valid[1]), .m_write_cmd_ready(dma_write_cmd_ready[1]),
+    .write_status_valid(dma_write_status_valid[1]), .write_status_error(dma_write_status_error[1]),
+    .m_wqe_cmd_addr(dma_read_cmd_addr[2*64 +: 64]), .m_wqe_cmd_len(dma_read_cmd_len[2*16 +: 16]),
+    .m_wqe_cmd_valid(dma_read_cmd_valid[2]), .m_wqe_cmd_ready(dma_read_cmd_ready[2]),
+    .s_wqe_tdata(dma_read_tdata[2*DATA_WIDTH +: DATA_WIDTH]), .s_wqe_tvalid(dma_read_tvalid[2]),
+    .s_wqe_tready(dma_read_tready[2]), .s_wqe_tlast(dma_read_tlast[2]),
+    .m_job_valid(job_valid), .m_job_ready(job_ready), .m_job_read(job_read), .m_job_send(job_send),
+    .m_job_with_immediate(job_with_immediate), .m_job_dest_mac(job_dest_mac), .m_job_dest_ip(job_dest_ip),
+    .m_job_udp_source_port(job_udp_source_port), .m_job_dest_qp(job_dest_qp), .m_job_pmtu_code(job_pmtu_code),
+    .m_job_local_address(job_local_address), .m_job_remote_address(job_remote_address), .m_job_rkey(job_rkey),
+    .m_job_length(job_length), .m_job_immediate(job_immediate), .m_job_first_psn(job_first_psn),
+    .m_job_first_packet(job_first_packet), .m_job_resend_end_psn(job_resend_end_psn),
+    .m_cqe_valid(cqe_valid), .m_cqe_ready(cqe_ready), .m_cqe_wr_id(cqe_wr_id), .m_cqe_byte_len(cqe_byte_len),
+    .m_cqe_qpn(cqe_qpn), .m_cqe_opcode(cqe_opcode), .m_cqe_status(cqe_status),
+    .event_doorbell_rejected(event_doorbell_rejected), .event_ack_received(event_ack_received),
+    .event_nak_received(event_nak_received), .event_response_dropped(event_response_dropped),
+    .event_timeout(event_timeout), .event_retry(event_retry), .event_completion_error(event_completion_error)
+);
+
+assign dma_write_tdata[1*DATA_WIDTH +: DATA_WIDTH] = rx_payload_tdata;
+assign dma_write_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH] = rx_payload_tkeep;
+assign dma_write_tlast[1] = rx_payload_tlast;
+
+wire        requester_hdr_valid, requester_hdr_ready, requester_hdr_ack_req;
+wire [47:0] requester_hdr_eth_dest_mac;
+wire [31:0] requester_hdr_ip_dest, requester_hdr_reth_rkey, requester_hdr_reth_length, requester_hdr_immdt;
+wire [15:0] requester_hdr_udp_source_port;
+wire [7:0]  requester_hdr_opcode;
+wire [23:0] requester_hdr_dest_qp, requester_hdr_psn;
+wire [63:0] requester_hdr_reth_va;
+wire [12:0] requester_hdr_payload_bytes;
+
+roce_segmenter segmenter_inst (
+    .clk(clk), .rst(rst),
+    .s_job_valid(job_valid), .s_job_ready(job_ready), .s_job_read(job_read), .s_job_send(job_send),
+    .s_job_with_immediate(job_with_immediate), .s_job_dest_mac(job_dest_mac), .s_job_dest_ip(job_dest_ip),
+    .s_job_udp_source_port(job_udp_source_port), .s_job_dest_qp(job_dest_qp), .s_job_pmtu_code(job_pmtu_code),
+    .s_job_local_address(job_local_address), .s_job_remote_address(job_remote_address), .s_job_rkey(job_rkey),
+    .s_job_length(job_length), .s_job_immediate(job_immediate), .s_job_first_psn(job_first_psn),
+    .s_job_first_packet(job_first_packet), .s_job_resend_end_psn(job_resend_end_psn),
+    .m_hdr_valid(requester_hdr_valid), .m_hdr_ready(requester_hdr_ready),
+    .m_hdr_eth_dest_mac(requester_hdr_eth_dest_mac), .m_hdr_ip_dest(requester_hdr_ip_dest),
+    .m_hdr_udp_source_port(requester_hdr_udp_source_port), .m_hdr_bth_opcode(requester_hdr_opcode),
+    .m_hdr_bth_dest_qp(requester_hdr_dest_qp), .m_hdr_bth_ack_req(requester_hdr_ack_req),
+    .m_hdr_bth_psn(requester_hdr_psn), .m_hdr_reth_va(requester_hdr_reth_va), .m_hdr_reth_rkey(requester_hdr_reth_rkey),
+    .m_hdr_reth_length(requester_hdr_reth_length), .m_hdr_immdt(requester_hdr_immdt),
+    .m_hdr_payload_bytes(requester_hdr_payload_bytes),
+    .m_read_cmd_addr(dma_read_cmd_addr[1*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[1*16 +: 16]),
+    .m_read_cmd_valid(dma_read_cmd_valid[1]), .m_read_cmd_ready(dma_read_cmd_ready[1]),
+    .event_packet(event_request_sent), .event_retransmit(event_retransmit)
+);
+
+roce_completion_queue #(
+    .DATA_WIDTH(DATA_WIDTH)
+) completion_queue_inst (
+    .clk(clk), .rst(rst),
+    .cq_base({cq_base_high, cq_base_low}), .cq_log_size(cq_log_size), .cq_consumer_index(cq_consumer_index),
+    .cq_restart(cq_restart), .cq_producer_index(cq_producer_index),
+    .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready), .s_cqe_wr_id(cqe_wr_id), .s_cqe_byte_len(cqe_byte_len),
+    .s_cqe_immediate(32'd0), .s_cqe_immediate_valid(1'b0), .s_cqe_qpn(cqe_qpn), .s_cqe_opcode(cqe_opcode),
+    .s_cqe_status(cqe_status),
+    .m_write_cmd_addr(dma_write_cmd_addr[2*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[2*16 +: 16]),
+    .m_write_cmd_valid(dma_write_cmd_valid[2]), .m_write_cmd_ready(dma_write_cmd_ready[2]),
+    .m_axis_tdata(dma_write_tdata[2*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(dma_write_tkeep[2*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_axis_tvalid(dma_write_tvalid[2]), .m_axis_tready(dma_write_tready[2]), .m_axis_tlast(dma_write_tlast[2]),
+    .full()
+);
+
+// ---- Transmit: one frame builder per side, whole frames multiplexed onto the MAC ----
+
+wire [2*DATA_WIDTH-1:0] frame_tdata;
+wire [2*KEEP_WIDTH-1:0] frame_tkeep;
+wire [1:0]              frame_tvalid, frame_tready, frame_tlast;
+wire                    tx_source;  // 1: the frame on the MAC is the requester's
+
+roce_tx_builder #(
+    .DATA_WIDTH(DATA_WIDTH)
+) responder_builder_inst (
+    .clk(clk), .rst(rst),
+    .s_hdr_valid(responder_hdr_valid), .s_hdr_ready(responder_hdr_ready),
+    .s_hdr_eth_dest_mac(responder_hdr_eth_dest_mac), .s_hdr_eth_src_mac(responder_hdr_eth_src_mac),
+    .s_hdr_ip_source(responder_hdr_ip_source), .s_hdr_ip_dest(responder_hdr_ip_dest), .s_hdr_ip_tos(8'd0),
+    .s_hdr_ip_ttl(8'd64), .s_hdr_udp_source_port(responder_hdr_udp_source_port),
+    .s_hdr_bth_opcode(responder_hdr_opcode), .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0),
+    .s_hdr_bth_pkey(16'hFFFF), .s_hdr_bth_dest_qp(responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
+    .s_hdr_bth_psn(responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0), .s_hdr_reth_length(32'd0),
+    .s_hdr_aeth_syndrome(responder_hdr_syndrome), .s_hdr_aeth_msn(responder_hdr_msn), .s_hdr_immdt(32'd0),
+    .s_hdr_payload_bytes(responder_hdr_payload_bytes),
+    .s_axis_payload_tdata(dma_read_tdata[0*DATA_WIDTH +: DATA_WIDTH]),
+    .s_axis_payload_tkeep(dma_read_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[0]),
+    .s_axis_payload_tready(dma_read_tready[0]), .s_axis_payload_tlast(dma_read_tlast[0]),
+    .m_axis_tdata(frame_tdata[0*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(frame_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_axis_tvalid(frame_tvalid[0]), .m_axis_tready(frame_tready[0]), .m_axis_tlast(frame_tlast[0])
+);
+
+roce_tx_builder #(
+    .DATA_WIDTH(DATA_WIDTH)
+) requester_builder_inst (
+    .clk(clk), .rst(rst),
+    .s_hdr_valid(requester_hdr_valid), .s_hdr_ready(requester_hdr_ready),
+    .s_hdr_eth_dest_mac(requester_hdr_eth_dest_mac), .s_hdr_eth_src_mac(local_mac),
+    .s_hdr_ip_source(local_ip), .s_hdr_ip_dest(requester_hdr_ip_dest), .s_hdr_ip_tos(8'd0), .s_hdr_ip_ttl(8'd64),
+    .s_hdr_udp_source_port(requester_hdr_udp_source_port), .s_hdr_bth_opcode(requester_hdr_opcode),
+    .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(16'hFFFF),
+    .s_hdr_bth_dest_qp(requester_hdr_dest_qp), .s_hdr_bth_ack_req(requester_hdr_ack_req),
+    .s_hdr_bth_psn(requester_hdr_psn), .s_hdr_reth_va(requester_hdr_reth_va), .s_hdr_reth_rkey(requester_hdr_reth_rkey),
+    .s_hdr_reth_length(requester_hdr_reth_length), .s_hdr_aeth_syndrome(8'd0), .s_hdr_aeth_msn(24'd0),
+    .s_hdr_immdt(requester_hdr_immdt), .s_hdr_payload_bytes(requester_hdr_payload_bytes),
+    .s_axis_payload_tdata(dma_read_tdata[1*DATA_WIDTH +: DATA_WIDTH]),
+    .s_axis_payload_tkeep(dma_read_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[1]),
+    .s_axis_payload_tready(dma_read_tready[1]), .s_axis_payload_tlast(dma_read_tlast[1]),
+    .m_axis_tdata(frame_tdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(frame_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_axis_tvalid(frame_tvalid[1]), .m_axis_tready(frame_tready[1]), .m_axis_tlast(frame_tlast[1])
+);
+
+axis_arb_mux #(
+    .S_COUNT(2),
+    .DATA_WIDTH(DATA_WIDTH)
+) tx_mux_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(frame_tdata), .s_axis_tkeep(frame_tkeep), .s_axis_tvalid(frame_tvalid),
+    .s_axis_tready(frame_tready), .s_axis_tlast(frame_tlast), .s_axis_tuser(2'b00),
+    .m_axis_tdata(m_axis_tx_tdata), .m_axis_tkeep(m_axis_tx_tkeep), .m_axis_tvalid(m_axis_tx_tvalid),
+    .m_axis_tready(m_axis_tx_tready), .m_axis_tlast(m_axis_tx_tlast), .m_axis_tuser(), .m_axis_tid(tx_source)
+);
+
+// ---- Counters ----
+
+function [7:0] bytes_in(input [KEEP_WIDTH-1:0] keep);
+    integer lane;
+    begin
+        bytes_in = 8'd0;
+        for (lane = 0; lane < KEEP_WIDTH; lane = lane + 1) begin
+            bytes_in = bytes_in + {7'd0, keep[lane]};
+        end
+    end
+endfunction
+
+wire rx_beat = s_axis_rx_tvalid;
+wire tx_beat = m_axis_tx_tvalid && m_axis_tx_tready;
+reg  tx_mid_frame;
+always @(posedge clk) begin
+    if (tx_beat) begin
+        tx_mid_frame <= !m_axis_tx_tlast;
+    end
+    if (rst) begin
+        tx_mid_frame <= 1'b0;
+    end
+end
+wire tx_frame_started = tx_beat && !tx_mid_frame;
+
+// The span of the MAC traffic since reset, for the utilisation of a burst
+reg [31:0] now, tx_first_beat_cycle, tx_last_beat_cycle;
+reg        tx_any_beat;
+always @(posedge clk) begin
+    now <= now + 32'd1;
+    if (tx_beat) begin
+        tx_any_beat <= 1'b1;
+        tx_last_beat_cycle <= now;
+        if (!tx_any_beat) begin
+            tx_first_beat_cycle <= now;
+        end
+    end
+    if (rst) begin
+        now <= 32'd0;
+        tx_any_beat <= 1'b0;
+        tx_first_beat_cycle <= 32'd0;
+        tx_last_beat_cycle <= 32'd0;
+    end
+end
+assign tx_span_cycles = tx_any_beat ? tx_last_beat_cycle - tx_first_beat_cycle + 32'd1 : 32'd0;
+
+wire drop_malformed = drop_mac_error | drop_truncated | drop_not_roce | drop_bad_length | drop_bad_version
+                    | drop_unknown_opcode | drop_bad_pad | drop_over_pmtu;
+wire completion_written = cqe_valid && cqe_ready;
+
+event_counters #(
+    .COUNT(COUNTERS),
+    .WIDTH(32),
+    .INCREMENT_WIDTH(8)
+) counters_inst (
+    .clk(clk), .rst(rst), .clear(1'b0),
+    .increments({
+        7'd0, tx_beat, 7'd0, event_doorbell_rejected, 7'd0, event_completion_error, 7'd0, completion_written,
+        7'd0, event_response_dropped, 7'd0, event_nak_received, 7'd0, event_ack_received, 7'd0, event_retry,
+        7'd0, event_timeout, 7'd0, event_retransmit, 7'd0, event_request_sent,
+        7'd0, drop_overflow, 7'd0, drop_malformed, 7'd0, drop_bad_icrc, 7'd0, event_invalid_request,
+        7'd0, event_access_error, 7'd0, event_unknown_qp, 7'd0, event_sequence_drop, 7'd0, event_duplicate,
+        7'd0, event_nak_sent, 7'd0, event_ack_sent,
+        tx_beat ? bytes_in(m_axis_tx_tkeep) : 8'd0, 7'd0, tx_frame_started,
+        7'd0, event_frame_good, rx_beat ? bytes_in(s_axis_rx_tkeep) : 8'd0, 7'd0, rx_beat && s_axis_rx_tlast
+    }),
+    .values(counter_values)
+);
+
+roce_ack_latency ack_latency_inst (
+    .clk(clk), .rst(rst),
+    .request_received(event_frame_good),
+    .request_taken(rx_hdr_valid && rx_hdr_ready),
+    .taken_is_request(request_hdr_valid),
+    .response_taken(responder_hdr_valid && responder_hdr_ready),
+    .response_is_ack(responder_hdr_opcode == 8'h11 && responder_hdr_syndrome[6:5] == 2'b00),
+    .frame_started(tx_frame_started && !tx_source),
+    .latency_min(ack_latency_min),
+    .latency_max(ack_latency_max),
+    .latency_sum(ack_latency_sum),
+    .latency_count(ack_latency_count)
+);
+
+// Doorbell to the first beat of the next request frame on the MAC, measured while no other
+// doorbell is being timed (so a burst of doorbells is timed from its first)
+reg        doorbell_timing;
+reg [31:0] doorbell_cycles;
+always @(posedge clk) begin
+    doorbell_cycles <= doorbell_cycles + 32'd1;
+    if (doorbell_valid && !doorbell_timing) begin
+        doorbell_timing <= 1'b1;
+        doorbell_cycles <= 32'd0;
+    end else if (doorbell_timing && tx_frame_started && tx_source) begin
+        doorbell_timing <= 1'b0;
+    end
+    if (rst) begin
+        doorbell_timing <= 1'b0;
+        doorbell_cycles <= 32'd0;
+    end
+end
+
+latency_stats doorbell_latency_inst (
+    .clk(clk), .rst(rst),
+    .sample_valid(doorbell_timing && tx_frame_started && tx_source), .sample(doorbell_cycles + 32'd1),
+    .latency_min(doorbell_latency_min), .latency_max(doorbell_latency_max),
+    .latency_sum(doorbell_latency_sum), .latency_count(doorbell_latency_count)
+);
+
+endmodule
+
+`resetall

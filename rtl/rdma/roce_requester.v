@@ -1,0 +1,829 @@
+// RoCEv2 RC requester: doorbells, work queues in host memory, ACK/NAK and READ responses, go-back-N, completions
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Host side: each QP has a send queue, a ring of 2^log_size 64-byte work queue entries (WQEs)
+// in host memory. The host writes WQEs, then rings the doorbell with its free-running producer
+// index; the requester fetches each WQE by DMA and hands it to roce_segmenter, which cuts it
+// into packets. Completions go to roce_completion_queue in order, per QP.
+//
+// WQE layout (little endian): byte 0 opcode (WQE_* below), 4-7 immediate data, 8-15 wr_id,
+// 16-23 local address, 24-27 length, 28-31 R_Key, 32-39 remote address, the rest ignored.
+//
+// Facts from shared/reference/roce.md and the IBA requester rules:
+// - Responses count only for PSNs from the oldest unacknowledged to the last sent; the rest
+//   are stale and dropped. ACKs are cumulative (a coalesced ACK completes every request it
+//   covers); every NAK and every READ response also acknowledges the PSNs before its own.
+// - A response that acknowledges past an RDMA READ whose responses have not all arrived is an
+//   implicit NAK: those responses were lost.
+// - NAK PSN sequence error, an implicit NAK and the local ACK timeout (4.096 us x 2^timeout,
+//   0 = never) go back N: sending starts again at the oldest unacknowledged PSN. Each costs one
+//   of the QP's retry_count tries, which come back with every acknowledged PSN; with none left
+//   the QP enters the error state. A NAK for a PSN already being retried is not counted twice.
+// - NAK invalid request, remote access error and remote operational error end the oldest
+//   request with that status and put the QP in the error state.
+// - In the error state the oldest request completes with the error and every other posted one
+//   is flushed; requests posted later are flushed as they come.
+// - RNR NAKs are not yet handled apart: they are counted and retried like a sequence NAK.
+//
+// One FSM owns the per-QP state RAM and does one thing at a time: a response, a QP with work
+// to send, or one step of the timer sweep over the QPs, taken in turn.
+module roce_requester #(
+    // Queue pairs in the context RAM (a power of two)
+    parameter QP_COUNT = 256,
+    // Width of the WQE stream from the DMA reader in bits (64 to 512, a power of two)
+    parameter DATA_WIDTH = 64,
+    // The IBA timeout unit, 4.096 us, in clock cycles (1024 at 250 MHz)
+    parameter TIMEOUT_UNIT_CYCLES = 1024,
+    // The requester sends no new request while this many PSNs are unacknowledged
+    parameter MAX_UNACKED_PSNS = 1024
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+
+    // QP set-up: the requester half of each QP. After reset the context RAM is swept to
+    // "no QP" entry by entry; cfg_qp_ready is low until that is done.
+    output wire                          cfg_qp_ready,
+    input  wire                          cfg_qp_write,
+    input  wire [$clog2(QP_COUNT)-1:0]   cfg_qp_index,
+    input  wire                          cfg_qp_valid,
+    input  wire [23:0]                   cfg_qp_remote_qpn,
+    input  wire [47:0]                   cfg_qp_remote_mac,
+    input  wire [31:0]                   cfg_qp_remote_ip,
+    input  wire [15:0]                   cfg_qp_udp_source_port,
+    input  wire [2:0]                    cfg_qp_pmtu_code,
+    input  wire [23:0]                   cfg_qp_send_psn,
+    input  wire [63:0]                   cfg_qp_sq_base,
+    input  wire [3:0]                    cfg_qp_sq_log_size,
+    input  wire [4:0]                    cfg_qp_timeout,
+    input  wire [2:0]                    cfg_qp_retry_count,
+
+    // Doorbell: the send queue of doorbell_qpn now ends before entry doorbell_producer_index
+    input  wire                          doorbell_valid,
+    input  wire [15:0]                   doorbell_qpn,
+    input  wire [15:0]                   doorbell_producer_index,
+
+    // Responses (ACK, NAK, READ responses), from the receive parser
+    input  wire                          s_hdr_valid,
+    output wire                          s_hdr_ready,
+    input  wire [7:0]                    s_hdr_bth_opcode,
+    input  wire [23:0]                   s_hdr_bth_dest_qp,
+    input  wire [23:0]                   s_hdr_bth_psn,
+    input  wire [7:0]                    s_hdr_aeth_syndrome,
+    input  wire [12:0]                   s_hdr_payload_bytes,
+    input  wire                          s_payload_tvalid,
+    output wire                          s_payload_tready,
+    input  wire                          s_payload_tlast,
+    // READ response payloads go to host memory through the DMA writer, or are drained
+    output wire                          m_write_data_tvalid,
+    input  wire                          m_write_data_tready,
+    output reg  [63:0]                   m_write_cmd_addr,
+    output reg  [15:0]                   m_write_cmd_len,
+    output reg                           m_write_cmd_valid,
+    input  wire                          m_write_cmd_ready,
+    input  wire                          write_status_valid,
+    input  wire                          write_status_error,
+
+    // WQE fetch through a DMA reader
+    output reg  [63:0]                   m_wqe_cmd_addr,
+    output wire [15:0]                   m_wqe_cmd_len,
+    output reg                           m_wqe_cmd_valid,
+    input  wire                          m_wqe_cmd_ready,
+    input  wire [DATA_WIDTH-1:0]         s_wqe_tdata,
+    input  wire                          s_wqe_tvalid,
+    output wire                          s_wqe_tready,
+    input  wire                          s_wqe_tlast,
+
+    // Work requests to the segmenter
+    output reg                           m_job_valid,
+    input  wire                          m_job_ready,
+    output reg                           m_job_read,
+    output reg                           m_job_send,
+    output reg                           m_job_with_immediate,
+    output reg  [47:0]                   m_job_dest_mac,
+    output reg  [31:0]                   m_job_dest_ip,
+    output reg  [15:0]                   m_job_udp_source_port,
+    output reg  [23:0]                   m_job_dest_qp,
+    output reg  [2:0]                    m_job_pmtu_code,
+    output reg  [63:0]                   m_job_local_address,
+    output reg  [63:0]                   m_job_remote_address,
+    output reg  [31:0]                   m_job_rkey,
+    output reg  [31:0]                   m_job_length,
+    output reg  [31:0]                   m_job_immediate,
+    output reg  [23:0]                   m_job_first_psn,
+    output reg  [23:0]                   m_job_first_packet,
+    output reg  [23:0]                   m_job_resend_end_psn,
+
+    // Completions, to the completion queue
+    output reg                           m_cqe_valid,
+    input  wire                          m_cqe_ready,
+    output reg  [63:0]                   m_cqe_wr_id,
+    output reg  [31:0]                   m_cqe_byte_len,
+    output reg  [23:0]                   m_cqe_qpn,
+    output reg  [7:0]                    m_cqe_opcode,
+    output reg  [7:0]                    m_cqe_status,
+
+    // One cycle per event, for the counters
+    output reg                           event_doorbell_rejected,
+    output reg                           event_ack_received,
+    output reg                           event_nak_received,
+    output reg                           event_response_dropped,
+    output reg                           event_timeout,
+    output reg                           event_retry,
+    output reg                           event_completion_error
+);
+
+localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
+localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};
+localparam KEEP_WIDTH = DATA_WIDTH / 8;
+localparam WQE_BYTES = 64;
+localparam WQE_BEATS = WQE_BYTES / KEEP_WIDTH > 0 ? WQE_BYTES / KEEP_WIDTH : 1;
+localparam LANE_BITS = KEEP_WIDTH > WQE_BYTES ? WQE_BYTES * 8 : DATA_WIDTH;
+
+// WQE opcodes (0 is RDMA WRITE, the case none of these name)
+localparam [7:0] WQE_WRITE_IMM = 8'd1, WQE_SEND = 8'd2, WQE_SEND_IMM = 8'd3, WQE_READ = 8'd4;
+// ibv_wc_opcode and ibv_wc_status values of the completions
+localparam [7:0] WC_SEND = 8'd0, WC_RDMA_WRITE = 8'd1, WC_RDMA_READ = 8'd2;
+localparam [7:0] WC_SUCCESS = 8'd0, WC_LOC_QP_OP_ERR = 8'd2, WC_WR_FLUSH_ERR = 8'd5, WC_REM_INV_REQ_ERR = 8'd9,
+                 WC_REM_ACCESS_ERR = 8'd10, WC_REM_OP_ERR = 8'd11, WC_RETRY_EXC_ERR = 8'd12;
+localparam [7:0] OP_READ_RESPONSE_FIRST = 8'h0D, OP_READ_RESPONSE_LAST = 8'h0F,
+                 OP_READ_RESPONSE_ONLY = 8'h10, OP_ACKNOWLEDGE = 8'h11;
+// NAK PSN sequence error (0x60) and the RNR NAKs are the retried rest
+localparam [7:0] SYNDROME_INVALID_REQUEST = 8'h61,
+                 SYNDROME_REMOTE_ACCESS_ERROR = 8'h62, SYNDROME_REMOTE_OPERATIONAL_ERROR = 8'h63;
+
+initial begin
+    if (QP_COUNT < 2 || (QP_COUNT & (QP_COUNT - 1)) != 0 || QP_COUNT > 65536) begin
+        $error("Error: QP_COUNT must be a power of two from 2 to 65536 (instance %m)");
+        $finish;
+    end
+    if (DATA_WIDTH < 64 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
+        $error("Error: DATA_WIDTH must be a power of two, 64 or more (instance %m)");
+        $finish;
+    end
+    if (MAX_UNACKED_PSNS < 1 || MAX_UNACKED_PSNS >= 8388608) begin
+        $error("Error: MAX_UNACKED_PSNS must be from 1 to 2^23 - 1 (instance %m)");
+        $finish;
+    end
+end
+
+function [23:0] packets_of(input [31:0] length, input [2:0] pmtu_code);
+    // Packets a message of this length takes (a READ: response packets); an empty one takes one.
+    // Lengths are below 2^31 and the PMTU at least 2^8, so the count fits 24 bits.
+    reg [31:0] packets;
+    begin
+        packets = length == 32'd0 ? 32'd1 : ((length - 32'd1) >> (4'd8 + {1'b0, pmtu_code})) + 32'd1;
+        packets_of = packets[23:0];
+    end
+endfunction
+
+function psn_before(input [23:0] a, input [23:0] b);
+    // a comes before b in the 2^23 half window (shared/reference/roce.md)
+    begin
+        psn_before = (a - b) >= 24'h800000;
+    end
+endfunction
+
+function [7:0] completion_opcode(input [7:0] wqe_opcode);
+    begin
+        completion_opcode = wqe_opcode == WQE_READ ? WC_RDMA_READ
+                          : (wqe_opcode == WQE_SEND || wqe_opcode == WQE_SEND_IMM) ? WC_SEND : WC_RDMA_WRITE;
+    end
+endfunction
+
+// ---- Cycle time, for the retransmission timers ----
+
+reg [47:0] now;
+always @(posedge clk) begin
+    now <= now + 48'd1;
+    if (rst) begin
+        now <= 48'd0;
+    end
+end
+
+// ---- QP context in RAM: set-up (written by the host) and requester state (by the FSM) ----
+
+localparam CONFIG_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4 + 5 + 3;
+// error, accepted producer index, next WQE to send, oldest incomplete WQE, next PSN to send,
+// oldest unacknowledged PSN, first PSN of the oldest incomplete WQE, PSN to resume sending at,
+// end of the PSNs ever sent, retries left, retry in progress and its PSN, timer armed, deadline,
+// and the oldest incomplete WQE itself once fetched (valid, opcode, wr_id, local address, length)
+// and the last producer index refused
+localparam STATE_WIDTH = 1 + 16 + 16 + 16 + 24 + 24 + 24 + 24 + 24 + 3 + 1 + 24 + 1 + 48 + 1 + 8 + 64 + 64 + 32 + 1 + 16;
+
+reg [CONFIG_WIDTH-1:0] qp_config [0:QP_COUNT-1];
+reg [STATE_WIDTH-1:0]  qp_state [0:QP_COUNT-1];
+reg [15:0]             qp_doorbell [0:QP_COUNT-1];
+reg [CONFIG_WIDTH-1:0] config_read;
+reg [STATE_WIDTH-1:0]  state_read;
+reg [15:0]             doorbell_read;
+
+wire                      state_write;
+wire [QP_INDEX_WIDTH-1:0] state_write_index;
+wire [STATE_WIDTH-1:0]    state_write_data;
+
+reg                      clearing;
+reg [QP_INDEX_WIDTH-1:0] clear_index;
+assign cfg_qp_ready = !clearing;
+
+always @(posedge clk) begin
+    if (clearing) begin
+        qp_config[clear_index] <= {CONFIG_WIDTH{1'b0}};
+        qp_state[clear_index] <= {STATE_WIDTH{1'b0}};
+        clear_index <= clear_index + 1'b1;
+        if (clear_index == LAST_QP_INDEX) begin
+            clearing <= 1'b0;
+        end
+    end else if (cfg_qp_write) begin
+        qp_config[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
+                                    cfg_qp_udp_source_port, cfg_qp_pmtu_code, cfg_qp_sq_base, cfg_qp_sq_log_size,
+                                    cfg_qp_timeout, cfg_qp_retry_count};
+        qp_state[cfg_qp_index] <= {1'b0, 16'd0, 16'd0, 16'd0, cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_send_psn,
+                                   cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_retry_count, 1'b0, 24'd0, 1'b0, 48'd0,
+                                   1'b0, 8'd0, 64'd0, 64'd0, 32'd0, 1'b0, 16'd0};
+    end else if (state_write) begin
+        qp_state[state_write_index] <= state_write_data;
+    end
+    if (rst) begin
+        clearing <= 1'b1;
+        clear_index <= {QP_INDEX_WIDTH{1'b0}};
+    end
+end
+
+// ---- Doorbells and the queue of QPs with work ----
+
+// Each QP waits in the queue at most once (its `queued` bit), so the queue never overflows.
+reg [QP_COUNT-1:0]       queued;
+reg [QP_INDEX_WIDTH-1:0] ready_queue [0:QP_COUNT-1];
+reg [QP_INDEX_WIDTH:0]   ready_write, ready_read;
+wire                     ready_empty = ready_write == ready_read;
+wire [QP_INDEX_WIDTH-1:0] ready_head = ready_queue[ready_read[QP_INDEX_WIDTH-1:0]];
+
+wire [QP_INDEX_WIDTH-1:0] doorbell_index = doorbell_qpn[QP_INDEX_WIDTH-1:0];
+wire doorbell_exists = QP_COUNT == 65536 || doorbell_qpn < QP_COUNT;
+wire ready_pop;
+wire requeue_request;
+wire [QP_INDEX_WIDTH-1:0] requeue_index;
+wire doorbell_push = doorbell_valid && doorbell_exists && !clearing
+                  && (!queued[doorbell_index] || (ready_pop && ready_head == doorbell_index));
+// The FSM puts a QP back only when no doorbell takes the queue's write port that cycle
+wire requeue_push = requeue_request && !doorbell_push
+                 && (!queued[requeue_index] || (ready_pop && ready_head == requeue_index));
+wire requeue_done = requeue_request && !doorbell_push;
+
+always @(posedge clk) begin
+    if (doorbell_valid && doorbell_exists && !clearing && !cfg_qp_write) begin
+        qp_doorbell[doorbell_index] <= doorbell_producer_index;
+    end else if (cfg_qp_write && !clearing) begin
+        qp_doorbell[cfg_qp_index] <= 16'd0;
+    end
+    if (ready_pop) begin
+        queued[ready_head] <= 1'b0;
+        ready_read <= ready_read + 1'b1;
+    end
+    if (doorbell_push || requeue_push) begin
+        ready_queue[ready_write[QP_INDEX_WIDTH-1:0]] <= doorbell_push ? doorbell_index : requeue_index;
+        queued[doorbell_push ? doorbell_index : requeue_index] <= 1'b1;
+        ready_write <= ready_write + 1'b1;
+    end
+    if (rst) begin
+        queued <= {QP_COUNT{1'b0}};
+        ready_write <= {(QP_INDEX_WIDTH+1){1'b0}};
+        ready_read <= {(QP_INDEX_WIDTH+1){1'b0}};
+    end
+end
+
+// ---- The FSM ----
+
+localparam [4:0] S_IDLE = 5'd0, S_LOAD = 5'd1, S_DECIDE = 5'd2, S_FETCH_WAIT = 5'd4,
+                 S_FETCHED = 5'd5, S_JOB = 5'd6, S_RETIRE = 5'd7, S_AFTER_RETIRE = 5'd8, S_READ_DATA = 5'd9,
+                 S_READ_STATUS = 5'd10, S_DRAIN = 5'd11, S_COMPLETE = 5'd12, S_ERROR_FLUSH = 5'd13,
+                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15;
+// What the FSM is doing for the QP
+localparam [1:0] JOB_SEND = 2'd0, JOB_RESPONSE = 2'd1, JOB_TIMER = 2'd2;
+// Why a WQE is being fetched
+localparam [1:0] FETCH_SEND = 2'd0, FETCH_HEAD = 2'd1, FETCH_ERROR = 2'd2;
+
+reg [4:0]  state;
+reg [1:0]  job;
+reg [1:0]  turn;              // whose go it is next, so none of the three starves
+reg [1:0]  fetch_purpose;
+reg [4:0]  after_complete;
+reg        cancelled;          // the host set the QP up again while the FSM worked on it
+reg        requeue;            // put the QP back in the ready queue at write-back
+reg        write_back;
+reg [QP_INDEX_WIDTH-1:0] qp;
+reg [QP_INDEX_WIDTH-1:0] sweep_index;
+
+// The response being handled
+reg [7:0]  response_opcode;
+reg [23:0] response_psn;
+reg [7:0]  response_syndrome;
+reg [12:0] response_payload_bytes;
+reg        response_unknown_qp;
+// Where the oldest request stands after the PSNs before this response are acknowledged:
+// the acknowledgement reached no further than a READ still missing responses
+reg        retire_blocked_by_read;
+// The response acknowledged at least one PSN
+reg        progressed;
+
+// Set-up fields of the QP
+wire        qp_valid = config_read[CONFIG_WIDTH-1];
+wire [23:0] qp_remote_qpn = config_read[CONFIG_WIDTH-2 -: 24];
+wire [47:0] qp_remote_mac = config_read[CONFIG_WIDTH-26 -: 48];
+wire [31:0] qp_remote_ip = config_read[CONFIG_WIDTH-74 -: 32];
+wire [15:0] qp_udp_source_port = config_read[CONFIG_WIDTH-106 -: 16];
+wire [2:0]  qp_pmtu_code = config_read[CONFIG_WIDTH-122 -: 3];
+wire [63:0] qp_sq_base = config_read[CONFIG_WIDTH-125 -: 64];
+wire [3:0]  qp_sq_log_size = config_read[11:8];
+wire [4:0]  qp_timeout = config_read[7:3];
+wire [2:0]  qp_retry_count = config_read[2:0];
+wire [15:0] qp_sq_entries = 16'd1 << qp_sq_log_size;
+wire [15:0] qp_sq_mask = qp_sq_entries - 16'd1;
+// IBA local ACK timeout: TIMEOUT_UNIT_CYCLES x 2^timeout
+localparam [47:0] TIMEOUT_UNIT = TIMEOUT_UNIT_CYCLES;
+wire [47:0] qp_timeout_cycles = TIMEOUT_UNIT << qp_timeout;
+
+// Requester state of the QP, as read, then updated here and written back
+reg        qp_error;
+reg [15:0] producer_index, next_wqe, oldest_wqe;
+reg [23:0] next_psn, unacked_psn, head_first_psn, resume_psn, sent_end_psn;
+reg [2:0]  retries_left;
+reg        retrying;
+reg [23:0] retried_psn;
+reg        timer_armed;
+reg [47:0] deadline;
+reg        head_valid;
+reg [7:0]  head_opcode;
+reg [63:0] head_wr_id, head_local_address;
+reg [31:0] head_length;
+
+reg        refused;
+reg [15:0] refused_index;
+
+wire        doorbell_acceptable = doorbell_read - oldest_wqe <= qp_sq_entries
+                               && doorbell_read - oldest_wqe >= producer_index - oldest_wqe;
+wire [15:0] accepted_producer_index = doorbell_acceptable ? doorbell_read : producer_index;
+wire [23:0] head_packets = packets_of(head_length, qp_pmtu_code);
+wire [23:0] head_end_psn = head_first_psn + head_packets;
+wire        outstanding = unacked_psn != sent_end_psn;
+// Taken in 24 bits, so that it holds across the PSN wrap
+wire [23:0] unacked_psns = next_psn - unacked_psn;
+
+// The fetched WQE
+reg [WQE_BYTES*8-1:0] wqe;
+reg [$clog2(WQE_BEATS+1)-1:0] wqe_beat;
+wire [7:0]  wqe_opcode = wqe[7:0];
+wire [31:0] wqe_immediate = wqe[63:32];
+wire [63:0] wqe_wr_id = wqe[127:64];
+wire [63:0] wqe_local_address = wqe[191:128];
+wire [31:0] wqe_length = wqe[223:192];
+wire [31:0] wqe_rkey = wqe[255:224];
+wire [63:0] wqe_remote_address = wqe[319:256];
+wire        wqe_known = wqe_opcode <= WQE_READ && !wqe_length[31];
+wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
+
+assign m_wqe_cmd_len = WQE_BYTES;
+assign s_wqe_tready = state == S_FETCH_WAIT;
+
+// READ responses: bytes of the oldest request already in memory
+wire [31:0] read_received = {8'd0, unacked_psn - head_first_psn} << (4'd8 + {1'b0, qp_pmtu_code});
+wire [31:0] read_left = head_length - read_received;
+wire [31:0] pmtu_bytes = 32'd256 << qp_pmtu_code;
+wire [31:0] read_expected_bytes = read_left > pmtu_bytes ? pmtu_bytes : read_left;
+wire        response_is_read = response_opcode >= OP_READ_RESPONSE_FIRST && response_opcode <= OP_READ_RESPONSE_ONLY;
+wire        response_starts = response_opcode == OP_READ_RESPONSE_FIRST || response_opcode == OP_READ_RESPONSE_ONLY;
+wire        response_ends = response_opcode == OP_READ_RESPONSE_LAST || response_opcode == OP_READ_RESPONSE_ONLY;
+wire        read_response_fits = {19'd0, response_payload_bytes} == read_expected_bytes
+                              && response_ends == (read_left == {19'd0, response_payload_bytes})
+                              && (read_received != 32'd0 || response_starts);
+wire        is_ack = response_opcode == OP_ACKNOWLEDGE && response_syndrome[6:5] == 2'b00;
+wire        has_payload = response_payload_bytes != 13'd0;
+
+assign s_hdr_ready = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_RESPONSE;
+assign ready_pop = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_SEND && !ready_empty;
+assign s_payload_tready = state == S_DRAIN || (state == S_READ_DATA && m_write_data_tready);
+assign m_write_data_tvalid = state == S_READ_DATA && s_payload_tvalid;
+
+assign state_write = state == S_WRITEBACK && write_back && !cancelled && !cfg_qp_write && !clearing;
+assign state_write_index = qp;
+assign state_write_data = {qp_error, producer_index, next_wqe, oldest_wqe, next_psn, unacked_psn, head_first_psn,
+                           resume_psn, sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline,
+                           head_valid, head_opcode, head_wr_id, head_local_address, head_length, refused,
+                           refused_index};
+// Only a QP with posted WQEs not yet sent goes back in the queue
+assign requeue_request = state == S_WRITEBACK && requeue && !cancelled && !qp_error && next_wqe != producer_index;
+assign requeue_index = qp;
+
+task complete(input [7:0] opcode, input [31:0] byte_len, input [63:0] wr_id, input [7:0] status, input [4:0] next);
+    begin
+        m_cqe_valid <= 1'b1;
+        m_cqe_wr_id <= wr_id;
+        m_cqe_byte_len <= status == WC_SUCCESS ? byte_len : 32'd0;
+        m_cqe_qpn <= {{(24-QP_INDEX_WIDTH){1'b0}}, qp};
+        m_cqe_opcode <= opcode;
+        m_cqe_status <= status;
+        event_completion_error <= status != WC_SUCCESS;
+        after_complete <= next;
+        state <= S_COMPLETE;
+    end
+endtask
+
+task fetch(input [15:0] index, input [1:0] purpose);
+    begin
+        m_wqe_cmd_addr <= qp_sq_base + {42'd0, index & qp_sq_mask, 6'd0};
+        m_wqe_cmd_valid <= 1'b1;
+        fetch_purpose <= purpose;
+        wqe_beat <= 0;
+        state <= S_FETCH_WAIT;
+    end
+endtask
+
+// Every acknowledged PSN gives the retries back and restarts the timer (IBA: on progress)
+task made_progress;
+    begin
+        progressed <= 1'b1;
+        retries_left <= qp_retry_count;
+        retrying <= 1'b0;
+        requeue <= 1'b1;
+    end
+endtask
+
+always @(posedge clk) begin
+    event_doorbell_rejected <= 1'b0;
+    event_ack_received <= 1'b0;
+    event_nak_received <= 1'b0;
+    event_response_dropped <= 1'b0;
+    event_timeout <= 1'b0;
+    event_retry <= 1'b0;
+    event_completion_error <= 1'b0;
+
+    if (m_wqe_cmd_valid && m_wqe_cmd_ready) begin
+        m_wqe_cmd_valid <= 1'b0;
+    end
+    if (m_write_cmd_valid && m_write_cmd_ready) begin
+        m_write_cmd_valid <= 1'b0;
+    end
+    if (m_job_valid && m_job_ready) begin
+        m_job_valid <= 1'b0;
+    end
+    if (m_cqe_valid && m_cqe_ready) begin
+        m_cqe_valid <= 1'b0;
+    end
+    if (cfg_qp_write && cfg_qp_index == qp && state != S_IDLE) begin
+        cancelled <= 1'b1;
+    end
+    if (doorbell_valid && (!doorbell_exists || clearing)) begin
+        event_doorbell_rejected <= 1'b1;
+    end
+
+    case (state)
+        S_IDLE: begin
+            cancelled <= 1'b0;
+            requeue <= 1'b0;
+            write_back <= 1'b0;
+            if (!clearing && !cfg_qp_write) begin
+                turn <= turn == JOB_TIMER ? JOB_SEND : turn + 2'd1;
+                job <= turn;
+                if (turn == JOB_RESPONSE && s_hdr_valid) begin
+                    qp <= s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0];
+                    response_opcode <= s_hdr_bth_opcode;
+                    response_psn <= s_hdr_bth_psn;
+                    response_syndrome <= s_hdr_aeth_syndrome;
+                    response_payload_bytes <= s_hdr_payload_bytes;
+                    response_unknown_qp <= s_hdr_bth_dest_qp[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}};
+                    config_read <= qp_config[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
+                    state_read <= qp_state[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
+                    doorbell_read <= qp_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
+                    state <= S_LOAD;
+                end else if (turn == JOB_SEND && !ready_empty) begin
+                    qp <= ready_head;
+                    config_read <= qp_config[ready_head];
+                    state_read <= qp_state[ready_head];
+                    doorbell_read <= qp_doorbell[ready_head];
+                    state <= S_LOAD;
+                end else if (turn == JOB_TIMER) begin
+                    qp <= sweep_index;
+                    sweep_index <= sweep_index + 1'b1;
+                    config_read <= qp_config[sweep_index];
+                    state_read <= qp_state[sweep_index];
+                    doorbell_read <= qp_doorbell[sweep_index];
+                    state <= S_LOAD;
+                end
+            end
+        end
+        S_LOAD: begin
+            {qp_error, producer_index, next_wqe, oldest_wqe, next_psn, unacked_psn, head_first_psn, resume_psn,
+             sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline, head_valid, head_opcode,
+             head_wr_id, head_local_address, head_length, refused, refused_index} <= state_read;
+            state <= S_DECIDE;
+        end
+        S_DECIDE: begin
+            write_back <= 1'b1;
+            case (job)
+                JOB_RESPONSE: begin
+                    if (!qp_valid || qp_error || response_unknown_qp
+                            || !(response_is_read || response_opcode == OP_ACKNOWLEDGE)
+                            // Only PSNs from the oldest unacknowledged to the last sent are answers
+                            || (response_psn - unacked_psn) >= (sent_end_psn - unacked_psn)) begin
+                        event_response_dropped <= 1'b1;
+                        write_back <= 1'b0;
+                        after_complete <= S_WRITEBACK;
+                        state <= has_payload ? S_DRAIN : S_WRITEBACK;
+                    end else begin
+                        event_ack_received <= is_ack;
+                        event_nak_received <= response_opcode == OP_ACKNOWLEDGE && !is_ack;
+                        retire_blocked_by_read <= 1'b0;
+                        progressed <= 1'b0;
+                        state <= S_RETIRE;
+                    end
+                end
+                JOB_TIMER: begin
+                    if (qp_valid && !qp_error && outstanding && timer_armed && qp_timeout != 5'd0
+                            && (now - deadline) < 48'h800000000000) begin
+                        event_timeout <= 1'b1;
+                        state <= S_RETRY;
+                    end else begin
+                        write_back <= 1'b0;
+                        state <= S_WRITEBACK;
+                    end
+                end
+                default: begin  // JOB_SEND
+                    // A producer index that claims more WQEs than the ring holds, or moves back,
+                    // is refused (counted once): the QP keeps the last one it accepted
+                    if (!doorbell_acceptable) begin
+                        event_doorbell_rejected <= !(refused && refused_index == doorbell_read);
+                        refused <= 1'b1;
+                        refused_index <= doorbell_read;
+                    end else begin
+                        producer_index <= doorbell_read;
+                    end
+                    state <= S_WRITEBACK;
+                    if (!qp_valid) begin
+                        event_doorbell_rejected <= 1'b1;
+                        write_back <= 1'b0;
+                    end else if (qp_error) begin
+                        state <= S_ERROR_FLUSH;
+                    end else if (next_wqe != accepted_producer_index && unacked_psns < MAX_UNACKED_PSNS) begin
+                        fetch(next_wqe, FETCH_SEND);
+                    end
+                end
+            endcase
+        end
+        S_FETCH_WAIT: begin
+            if (s_wqe_tvalid) begin
+                wqe[wqe_beat * LANE_BITS +: LANE_BITS] <= s_wqe_tdata[LANE_BITS-1:0];
+                wqe_beat <= wqe_beat + 1'b1;
+                if (s_wqe_tlast) begin
+                    state <= S_FETCHED;
+                end
+            end
+        end
+        S_FETCHED: begin
+            case (fetch_purpose)
+                FETCH_HEAD: begin
+                    head_valid <= 1'b1;
+                    head_opcode <= wqe_opcode;
+                    head_wr_id <= wqe_wr_id;
+                    head_local_address <= wqe_local_address;
+                    head_length <= wqe_length;
+                    state <= S_RETIRE;
+                end
+                FETCH_ERROR: begin
+                    // The oldest request ends with the error; every one after it is flushed
+                    oldest_wqe <= oldest_wqe + 16'd1;
+                    complete(completion_opcode(wqe_opcode), 32'd0, wqe_wr_id,
+                             head_valid ? m_cqe_status : WC_WR_FLUSH_ERR, S_ERROR_FLUSH);
+                    head_valid <= 1'b0;
+                end
+                default: begin  // FETCH_SEND
+                    if (!wqe_known) begin
+                        // A WQE the requester cannot carry out: once everything before it is
+                        // complete, it fails and the QP enters the error state
+                        if (oldest_wqe == next_wqe) begin
+                            qp_error <= 1'b1;
+                            head_valid <= 1'b1;
+                            m_cqe_status <= WC_LOC_QP_OP_ERR;
+                            state <= S_ERROR_FLUSH;
+                        end else begin
+                            state <= S_WRITEBACK;
+                        end
+                    end else begin
+                        m_job_valid <= 1'b1;
+                        m_job_read <= wqe_opcode == WQE_READ;
+                        m_job_send <= wqe_opcode == WQE_SEND || wqe_opcode == WQE_SEND_IMM;
+                        m_job_with_immediate <= wqe_opcode == WQE_SEND_IMM || wqe_opcode == WQE_WRITE_IMM;
+                        m_job_dest_mac <= qp_remote_mac;
+                        m_job_dest_ip <= qp_remote_ip;
+                        m_job_udp_source_port <= qp_udp_source_port;
+                        m_job_dest_qp <= qp_remote_qpn;
+                        m_job_pmtu_code <= qp_pmtu_code;
+                        m_job_local_address <= wqe_local_address;
+                        m_job_remote_address <= wqe_remote_address;
+                        m_job_rkey <= wqe_rkey;
+                        m_job_length <= wqe_length;
+                        m_job_immediate <= wqe_immediate;
+                        m_job_first_psn <= next_psn;
+                        // Going back N inside a message: its packets before resume_psn were acknowledged
+                        m_job_first_packet <= psn_before(next_psn, resume_psn) && psn_before(resume_psn, next_psn + wqe_packets)
+                                              ? resume_psn - next_psn : 24'd0;
+                        m_job_resend_end_psn <= sent_end_psn;
+                        if (oldest_wqe == next_wqe && !head_valid) begin
+                            head_valid <= 1'b1;
+                            head_opcode <= wqe_opcode;
+                            head_wr_id <= wqe_wr_id;
+                            head_local_address <= wqe_local_address;
+                            head_length <= wqe_length;
+                        end
+                        next_wqe <= next_wqe + 16'd1;
+                        next_psn <= next_psn + wqe_packets;
+                        if (psn_before(sent_end_psn, next_psn + wqe_packets)) begin
+                            sent_end_psn <= next_psn + wqe_packets;
+                        end
+                        if (!timer_armed) begin
+                            timer_armed <= 1'b1;
+                            deadline <= now + qp_timeout_cycles;
+                        end
+                        // Its next WQE, if any, waits for the other QPs' turns
+                        requeue <= 1'b1;
+                        state <= S_JOB;
+                    end
+                end
+            endcase
+        end
+        S_JOB: begin
+            if (!m_job_valid || m_job_ready) begin
+                state <= S_WRITEBACK;
+            end
+        end
+        S_RETIRE: begin
+            // Complete the oldest requests the acknowledgement covers: every PSN before
+            // this response's own, and for an ACK its own too
+            if (!psn_before(unacked_psn, is_ack ? response_psn + 24'd1 : response_psn)) begin
+                state <= S_AFTER_RETIRE;
+            end else if (!head_valid) begin
+                fetch(oldest_wqe, FETCH_HEAD);
+            end else if (head_opcode == WQE_READ) begin
+                retire_blocked_by_read <= 1'b1;
+                state <= S_AFTER_RETIRE;
+            end else if (!psn_before(is_ack ? response_psn + 24'd1 : response_psn, head_end_psn)) begin
+                unacked_psn <= head_end_psn;
+                head_first_psn <= head_end_psn;
+                head_valid <= 1'b0;
+                oldest_wqe <= oldest_wqe + 16'd1;
+                // A request acknowledged before it was sent again need not be sent again
+                if (next_wqe == oldest_wqe) begin
+                    next_wqe <= next_wqe + 16'd1;
+                    next_psn <= head_end_psn;
+                end
+                made_progress;
+                complete(completion_opcode(head_opcode), head_length, head_wr_id, WC_SUCCESS, S_RETIRE);
+            end else begin
+                unacked_psn <= is_ack ? response_psn + 24'd1 : response_psn;
+                made_progress;
+                state <= S_AFTER_RETIRE;
+            end
+        end
+        S_AFTER_RETIRE: begin
+            // The timer restarts when an acknowledgement moved things on and more is outstanding
+            if (progressed) begin
+                timer_armed <= outstanding;
+                deadline <= now + qp_timeout_cycles;
+            end
+            if (response_is_read) begin
+                if (!head_valid && outstanding) begin
+                    fetch(oldest_wqe, FETCH_HEAD);
+                end else if (head_valid && head_opcode == WQE_READ && response_psn == unacked_psn
+                             && read_response_fits) begin
+                    if (has_payload) begin
+                        m_write_cmd_addr <= head_local_address + {32'd0, read_received};
+                        m_write_cmd_len <= {3'd0, response_payload_bytes};
+                        m_write_cmd_valid <= 1'b1;
+                        state <= S_READ_DATA;
+                    end else begin
+                        state <= S_READ_STATUS;
+                    end
+                end else if (psn_before(unacked_psn, response_psn)) begin
+                    // Responses before this one are missing
+                    after_complete <= S_RETRY;
+                    state <= has_payload ? S_DRAIN : S_RETRY;
+                end else begin
+                    event_response_dropped <= 1'b1;
+                    after_complete <= S_WRITEBACK;
+                    state <= has_payload ? S_DRAIN : S_WRITEBACK;
+                end
+            end else if (retire_blocked_by_read) begin
+                state <= S_RETRY;
+            end else if (is_ack) begin
+                state <= S_WRITEBACK;
+            end else if (response_syndrome == SYNDROME_INVALID_REQUEST || response_syndrome == SYNDROME_REMOTE_ACCESS_ERROR
+                         || response_syndrome == SYNDROME_REMOTE_OPERATIONAL_ERROR) begin
+                qp_error <= 1'b1;
+                m_cqe_status <= response_syndrome == SYNDROME_INVALID_REQUEST ? WC_REM_INV_REQ_ERR
+                              : response_syndrome == SYNDROME_REMOTE_ACCESS_ERROR ? WC_REM_ACCESS_ERR : WC_REM_OP_ERR;
+                head_valid <= 1'b1;  // marks the first flushed completion as the one with the error
+                state <= S_ERROR_FLUSH;
+            end else begin
+                // PSN sequence error (and, for now, RNR): go back to the oldest unacknowledged PSN
+                state <= S_RETRY;
+            end
+        end
+        S_READ_DATA: begin
+            if (s_payload_tvalid && s_payload_tready && s_payload_tlast) begin
+                state <= S_READ_STATUS;
+            end
+        end
+        S_READ_STATUS: begin
+            // The completion promises the data is in memory: wait for the write responses
+            if (write_status_valid || !has_payload) begin
+                unacked_psn <= response_psn + 24'd1;
+                made_progress;
+                timer_armed <= psn_before(response_psn + 24'd1, sent_end_psn);
+                deadline <= now + qp_timeout_cycles;
+                if (write_status_valid && write_status_error) begin
+                    qp_error <= 1'b1;
+                    m_cqe_status <= WC_LOC_QP_OP_ERR;
+                    state <= S_ERROR_FLUSH;
+                end else if (response_ends) begin
+                    head_valid <= 1'b0;
+                    head_first_psn <= response_psn + 24'd1;
+                    oldest_wqe <= oldest_wqe + 16'd1;
+                    if (next_wqe == oldest_wqe) begin
+                        next_wqe <= next_wqe + 16'd1;
+                        next_psn <= response_psn + 24'd1;
+                    end
+                    complete(WC_RDMA_READ, head_length, head_wr_id, WC_SUCCESS, S_WRITEBACK);
+                end else begin
+                    state <= S_WRITEBACK;
+                end
+            end
+        end
+        S_RETRY: begin
+            if (job != JOB_TIMER && retrying && retried_psn == unacked_psn) begin
+                // Already going back to this PSN: a second NAK for it costs nothing
+                state <= S_WRITEBACK;
+            end else if (retries_left == 3'd0) begin
+                qp_error <= 1'b1;
+                head_valid <= 1'b1;
+                m_cqe_status <= WC_RETRY_EXC_ERR;
+                state <= S_ERROR_FLUSH;
+            end else begin
+                event_retry <= 1'b1;
+                retries_left <= retries_left - 3'd1;
+                retrying <= 1'b1;
+                retried_psn <= unacked_psn;
+                next_wqe <= oldest_wqe;
+                next_psn <= head_first_psn;
+                resume_psn <= unacked_psn;
+                timer_armed <= 1'b1;
+                deadline <= now + qp_timeout_cycles;
+                requeue <= 1'b1;
+                state <= S_WRITEBACK;
+            end
+        end
+        S_ERROR_FLUSH: begin
+            // head_valid here marks "the next completion carries the error status"
+            if (oldest_wqe == producer_index) begin
+                next_wqe <= producer_index;
+                head_valid <= 1'b0;
+                timer_armed <= 1'b0;
+                state <= S_WRITEBACK;
+            end else begin
+                fetch(oldest_wqe, FETCH_ERROR);
+            end
+        end
+        S_COMPLETE: begin
+            if (!m_cqe_valid || m_cqe_ready) begin
+                state <= after_complete;
+            end
+        end
+        S_DRAIN: begin
+            if (s_payload_tvalid && s_payload_tlast) begin
+                state <= after_complete;
+            end
+        end
+        default: begin  // S_WRITEBACK
+            if ((state_write || !write_back || cancelled) && (!requeue_request || requeue_done)) begin
+                state <= S_IDLE;
+            end
+        end
+    endcase
+
+    if (rst) begin
+        state <= S_IDLE;
+        turn <= JOB_SEND;
+        sweep_index <= {QP_INDEX_WIDTH{1'b0}};
+        m_wqe_cmd_valid <= 1'b0;
+        m_write_cmd_valid <= 1'b0;
+        m_job_valid <= 1'b0;
+        m_cqe_valid <= 1'b0;
+        cancelled <= 1'b0;
+        requeue <= 1'b0;
+        write_back <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,64 @@
+// Receive demultiplexer: requests to the responder, responses (ACK, NAK, READ responses) to the requester
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The parser hands out a header, then that packet's payload frame (if it has one). A header
+// goes to the side its opcode belongs to, and the payload that follows goes after it to the
+// same side; the next header waits until that payload's last beat has gone, so the two sides
+// never see each other's bytes. Opcodes 0x0D to 0x11 (READ responses and ACKNOWLEDGE) are
+// responses; every other opcode the parser passes is a request.
+module roce_rx_demux (
+    input  wire        clk,
+    input  wire        rst,
+
+    input  wire        s_hdr_valid,
+    output wire        s_hdr_ready,
+    input  wire [7:0]  s_hdr_bth_opcode,
+    input  wire [12:0] s_hdr_payload_bytes,
+    input  wire        s_payload_tvalid,
+    output wire        s_payload_tready,
+    input  wire        s_payload_tlast,
+
+    output wire        m_request_hdr_valid,
+    input  wire        m_request_hdr_ready,
+    output wire        m_request_payload_tvalid,
+    input  wire        m_request_payload_tready,
+
+    output wire        m_response_hdr_valid,
+    input  wire        m_response_hdr_ready,
+    output wire        m_response_payload_tvalid,
+    input  wire        m_response_payload_tready
+);
+
+wire is_response = s_hdr_bth_opcode >= 8'h0D && s_hdr_bth_opcode <= 8'h11;
+
+// Set from a header with a payload until that payload's last beat is taken
+reg payload_pending;
+reg payload_to_response;
+
+assign m_request_hdr_valid = s_hdr_valid && !payload_pending && !is_response;
+assign m_response_hdr_valid = s_hdr_valid && !payload_pending && is_response;
+assign s_hdr_ready = !payload_pending && (is_response ? m_response_hdr_ready : m_request_hdr_ready);
+
+assign m_request_payload_tvalid = s_payload_tvalid && payload_pending && !payload_to_response;
+assign m_response_payload_tvalid = s_payload_tvalid && payload_pending && payload_to_response;
+assign s_payload_tready = payload_pending && (payload_to_response ? m_response_payload_tready : m_request_payload_tready);
+
+always @(posedge clk) begin
+    if (s_hdr_valid && s_hdr_ready && s_hdr_payload_bytes != 13'd0) begin
+        payload_pending <= 1'b1;
+        payload_to_response <= is_response;
+    end
+    if (s_payload_tvalid && s_payload_tready && s_payload_tlast) begin
+        payload_pending <= 1'b0;
+    end
+    if (rst) begin
+        payload_pending <= 1'b0;
+        payload_to_response <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,4 @@
+# tb/common: testbench-only wrappers that give cocotbext-axi one named bus per port. Paths are
+# relative to this file.
+axi_read_arbiter_wrap.v
+axi_write_arbiter_wrap.v

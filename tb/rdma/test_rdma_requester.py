@@ -1,0 +1,351 @@
+"""rdma_engine's requester against the spec-built Python RC responder (models/roce_qp.py) over the
+Python wire: work requests posted in a send queue in host memory, doorbells, completions reaped
+from the completion queue by their owner bit, everything set up through the registers.
+
+Every test checks what a user of the engine relies on: each work request completes exactly once,
+in order, with the right status; WRITE and SEND bytes land in the peer exactly, READ bytes land in
+host memory exactly; errors fail the oldest request and flush the rest."""
+
+from __future__ import annotations
+
+import random
+
+import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge
+
+from dpuv.models.roce_packet import Opcode
+from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest
+from dpuv.models.roce_wire import Impairment, WireConfig
+from dpuv.sim import perf, rdma_driver
+from dpuv.sim.rdma_driver import EngineCompletion, HostQueues, WcOpcode, WcStatus
+from dpuv.sim.testbench import CycleCounter, HandshakeMonitor, test_rng
+from test_rdma_responder import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB
+
+SQ_BASE = 0x2000
+SQ_LOG_SIZE = 6            # 64 WQEs of 64 bytes
+CQ_BASE = 0x3000
+CQ_LOG_SIZE = 7            # 128 entries of 32 bytes
+LOCAL_BASE = 0x4000        # the engine's buffers: WRITE and SEND sources, READ destinations
+LOCAL_BYTES = 0xC000
+PEER_RKEY = 0x5A5A0003
+PEER_BASE = 0x80000000
+PEER_BYTES = 0x40000
+READ_SOURCE = PEER_BASE + PEER_BYTES // 2   # READs fetch from here; WRITEs land below it
+# 4.096 us x 2^2 at 250 MHz: a few round trips of the Python wire
+TIMEOUT_CODE = 2
+
+
+class Requester:
+    """The engine as requester on QP DUT_QPN, the model as its responder."""
+
+    def __init__(self, dut, rng: random.Random, pmtu: int = 1024, wire: WireConfig = WireConfig(latency_ns=200),
+                 retry_count: int = 7):
+        self.tb = TB(dut, rng, wire)
+        self.tb.pmtu = pmtu
+        self.rng = rng
+        self.pmtu = pmtu
+        self.retry_count = retry_count
+        self.host = HostQueues(self.tb.registers, self.tb.memory.write, self.tb.memory.read)
+        self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=pmtu, initial_expected_psn=0xFFFFF0))
+        self.peer_memory = self.peer.register_memory(PEER_RKEY, PEER_BASE, PEER_BYTES,
+                                                     Access.REMOTE_READ | Access.REMOTE_WRITE)
+        self.peer_memory.data[:] = rng.randbytes(PEER_BYTES)
+        self.completions: list[EngineCompletion] = []
+        self.received = []  # the peer's receive completions (SEND and WRITE with immediate)
+
+    async def set_up(self, first_psn: int = 0xFFFFF0):
+        await self.tb.reset()
+        # The receive parser checks FIRST and MIDDLE packets against the engine's PMTU register
+        await rdma_driver.set_up(self.tb.registers, DUT.mac, DUT.ip, self.pmtu)
+        await rdma_driver.create_qp(self.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
+                                    pmtu=self.pmtu, send_psn=first_psn, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+                                    timeout=TIMEOUT_CODE, retry_count=self.retry_count)
+        self.host.attach_send_queue(DUT_QPN, SQ_BASE, SQ_LOG_SIZE)
+        await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
+
+    async def run(self, work: list[tuple[WorkRequest, int]], limit_cycles: int = 3_000_000,
+                  hand_back: bool = True, expect: int | None = None) -> list[EngineCompletion]:
+        """Post `work` (request, local address) as the send queue has room, move frames, and reap
+        completions until every request (or `expect` completions in all) has completed."""
+        pending = list(work)
+        ring_entries = 1 << SQ_LOG_SIZE
+        posted = 0
+        start = self.tb.cycle
+        wanted = len(work) if expect is None else expect
+        while len(self.completions) < wanted:
+            assert self.tb.cycle - start < limit_cycles, \
+                f"{len(self.completions)} of {wanted} completions after {limit_cycles} cycles"
+            placed = False
+            while pending and posted - len(self.completions) < ring_entries:
+                request, address = pending.pop(0)
+                self.host.place(DUT_QPN, request, address)
+                posted += 1
+                placed = True
+            if placed:
+                await self.host.ring(DUT_QPN)
+            await self.tb.step([self.peer])
+            self.received += self.peer.take_completions()
+            if hand_back:
+                self.completions += await self.host.poll()
+            await ClockCycles(self.tb.dut.clk, LOOP_CYCLES)
+        # Let the last ACKs and any stray retransmission settle, then nothing more may complete
+        for _ in range(8):
+            await self.tb.step([self.peer])
+            await ClockCycles(self.tb.dut.clk, LOOP_CYCLES)
+        self.received += self.peer.take_completions()
+        self.completions += await self.host.poll()
+        self.tb.capture.save()
+        await self.tb.read_events()
+        return self.completions
+
+
+def random_requests(rng: random.Random, memory: bytearray, count: int, pmtu: int, max_length: int,
+                    kinds=("write", "read", "send", "write_imm", "send_imm")) -> list[tuple[WorkRequest, int]]:
+    """Requests with their own local buffer each, WRITE targets below READ_SOURCE and READ sources
+    above it, so that retransmissions and re-executed READs cannot change what a request sees."""
+    work = []
+    local, remote_write, remote_read = LOCAL_BASE, PEER_BASE, READ_SOURCE
+    lengths = [0, 1, 3, 4, 63, 64, 65, pmtu - 1, pmtu, pmtu + 1, 2 * pmtu + 5]
+    for wr_id in range(count):
+        kind = rng.choice(kinds)
+        length = min(max_length, rng.choice(lengths + [rng.randint(1, max_length)]))
+        if kind == "read":
+            length = max(length, 1)
+            request = WorkRequest.read(0x1000 + wr_id, remote_read, PEER_RKEY, length)
+            remote_read += length + rng.randint(0, 7)
+        else:
+            data = rng.randbytes(length)
+            memory[local - LOCAL_BASE:local - LOCAL_BASE + length] = data
+            imm = rng.getrandbits(32) if kind.endswith("imm") else None
+            if kind.startswith("send"):
+                request = WorkRequest.send(0x1000 + wr_id, data, imm)
+            else:
+                request = WorkRequest.write(0x1000 + wr_id, data, remote_write, PEER_RKEY, imm)
+                remote_write += length + rng.randint(0, 7)
+        work.append((request, local))
+        local += length + rng.randint(0, 9)
+    assert local < LOCAL_BASE + LOCAL_BYTES and remote_write < READ_SOURCE and remote_read < PEER_BASE + PEER_BYTES
+    return work
+
+
+async def check_exactly_once(requester: Requester, work: list[tuple[WorkRequest, int]]) -> int:
+    """Every request completed once, in order, successfully, with its bytes where they belong.
+    Returns the payload bytes checked."""
+    completions = requester.completions
+    assert [c.wr_id for c in completions] == [request.wr_id for request, _ in work], "completions out of order or lost"
+    checked = 0
+    sends = []
+    for completion, (request, local) in zip(completions, work):
+        assert completion.status == WcStatus.SUCCESS, \
+            f"wr {request.wr_id:#x} ({request.opcode.name}, {request.length} bytes): status " \
+            f"{WcStatus(completion.status).name}; peer {requester.peer.counters}; engine {requester.tb.events}"
+        assert completion.opcode == rdma_driver.WC_OPCODE[request.opcode]
+        assert completion.byte_len == request.length and completion.qpn == DUT_QPN
+        if completion.opcode == WcOpcode.RDMA_READ:
+            expected = requester.peer_memory.read(request.remote_address, request.length)
+            assert requester.tb.memory.read(local, request.length) == expected, f"READ {request.wr_id:#x} data"
+        elif completion.opcode == WcOpcode.RDMA_WRITE:
+            assert requester.peer_memory.read(request.remote_address, request.length) == request.data, \
+                f"WRITE {request.wr_id:#x} data"
+        checked += request.length
+        if request.imm is not None or completion.opcode == WcOpcode.SEND:
+            sends.append(request)
+    # The peer's receives, in order: each SEND's bytes, each immediate
+    received = requester.received
+    assert [r.status for r in received] == [CompletionStatus.SUCCESS] * len(sends)
+    for receive, request in zip(received, sends):
+        assert receive.imm == request.imm
+        if receive.opcode is CompletionOpcode.RECV:
+            assert receive.data == request.data, f"SEND {request.wr_id:#x} data"
+    return checked
+
+
+async def exchange(dut, count: int, pmtu: int = 1024, wire: WireConfig = WireConfig(latency_ns=200),
+                   max_length: int | None = None, rng: random.Random | None = None) -> tuple[Requester, int]:
+    rng = rng or test_rng()
+    requester = Requester(dut, rng, pmtu, wire)
+    await requester.set_up()
+    work = random_requests(rng, bytearray(LOCAL_BYTES), count, pmtu, max_length or 3 * pmtu)
+    for request, local in work:
+        if request.opcode.name != "RDMA_READ":
+            requester.tb.memory.write(local, request.data)
+        if request.imm is not None or request.opcode.name == "SEND":
+            requester.peer.post_recv(request.wr_id, 4 * pmtu)
+    await requester.run(work)
+    checked = await check_exactly_once(requester, work)
+    return requester, checked
+
+
+@cocotb.test()
+async def requests_complete_in_order_on_a_clean_wire(dut):
+    """WRITE, READ, SEND and the immediate forms, every length around the PMTU, from a PSN about
+    to wrap: exact bytes both ways, no retransmission, the counters agree."""
+    requester, checked = await exchange(dut, 40)
+    events = requester.tb.events
+    assert events["completions"] == 40 and events["completion_errors"] == 0
+    assert events["retransmits"] == 0 and events["timeouts"] == 0 and events["retries"] == 0
+    packets = sum(1 for packet in requester.tb.sent if packet.info.is_request)
+    assert events["requests_sent"] == packets
+    assert events["acks_received"] > 0 and events["doorbells_rejected"] == 0
+    dut._log.info("40 requests, %d payload bytes checked, %d request packets", checked, packets)
+
+
+@cocotb.test()
+@cocotb.parametrize(loss=[0.001, 0.01, 0.1], burst=[1, 4])
+async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
+    """Loss (single or in bursts), duplication and reordering both ways, corruption at a tenth:
+    go-back-N on NAKs, implicit NAKs and timeouts; still exactly once and byte-exact."""
+    wire = WireConfig(latency_ns=200, drop=Impairment(loss / burst, burst), duplicate=Impairment(loss / 2),
+                      reorder=Impairment(loss / 2), corrupt=Impairment(loss / 10), reorder_delay_ns=2000)
+    requester, checked = await exchange(dut, 30 if loss < 0.1 else 20, wire=wire, rng=test_rng("lossy", loss, burst),
+                                        max_length=1024 if loss >= 0.1 else 3 * 1024)
+    events = requester.tb.events
+    dut._log.info("loss %s burst %d: %d bytes checked, %d retries, %d timeouts, %d retransmitted packets",
+                  loss, burst, checked, events["retries"], events["timeouts"], events["retransmits"])
+    assert events["completion_errors"] == 0
+
+
+@cocotb.test()
+async def retries_run_out_and_every_request_fails_exactly_once(dut):
+    """The peer never answers: after retry_count timeouts the oldest request fails with
+    RETRY_EXC_ERR and every other one is flushed, each exactly once; later posts are flushed too."""
+    rng = test_rng()
+    requester = Requester(dut, rng, wire=WireConfig(latency_ns=200, drop=Impairment(1.0)), retry_count=2)
+    await requester.set_up()
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 5, 1024, 2048, kinds=("write", "read"))
+    await requester.run(work)
+    statuses = [c.status for c in requester.completions]
+    assert statuses == [WcStatus.RETRY_EXC_ERR] + [WcStatus.WR_FLUSH_ERR] * 4, statuses
+    assert [c.wr_id for c in requester.completions] == [r.wr_id for r, _ in work]
+    events = requester.tb.events
+    assert events["timeouts"] == 3 and events["retries"] == 2, events
+    # A request posted to a QP in the error state is flushed, never sent
+    sent_before = events["requests_sent"]
+    late = random_requests(rng, bytearray(LOCAL_BYTES), 2, 1024, 64, kinds=("write",))
+    requester.completions = []
+    await requester.run(late)
+    assert [c.status for c in requester.completions] == [WcStatus.WR_FLUSH_ERR] * 2
+    assert requester.tb.events["requests_sent"] == sent_before
+
+
+@cocotb.test()
+async def a_remote_access_error_fails_the_request_and_flushes_the_rest(dut):
+    rng = test_rng()
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    good = WorkRequest.write(1, b"\x11" * 100, PEER_BASE, PEER_RKEY)
+    bad = WorkRequest.write(2, b"\x22" * 100, PEER_BASE + PEER_BYTES - 10, PEER_RKEY)  # runs past the region
+    after = WorkRequest.read(3, READ_SOURCE, PEER_RKEY, 64)
+    for request, address in ((good, LOCAL_BASE), (bad, LOCAL_BASE + 0x100)):
+        requester.tb.memory.write(address, request.data)
+    await requester.run([(good, LOCAL_BASE), (bad, LOCAL_BASE + 0x100), (after, LOCAL_BASE + 0x200)])
+    assert [c.status for c in requester.completions] == \
+        [WcStatus.SUCCESS, WcStatus.REM_ACCESS_ERR, WcStatus.WR_FLUSH_ERR]
+    assert requester.peer_memory.read(PEER_BASE, 100) == good.data
+    assert requester.tb.events["naks_received"] >= 1
+
+
+@cocotb.test()
+async def doorbell_abuse_is_refused_and_loses_nothing(dut):
+    """Doorbells for a missing QP and for more WQEs than the ring holds are refused and counted;
+    an unknown WQE opcode fails with LOC_QP_OP_ERR once the requests before it completed."""
+    rng = test_rng()
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    host, registers = requester.host, requester.tb.registers
+    # A QP that does not exist (past the table, and one never set up)
+    caps = rdma_driver.BLOCK["CAPS"].field("qp_count").extract(await registers.read_register("CAPS"))
+    for qpn in (caps, DUT_QPN + 1):
+        host.send_queues[qpn], host.producer[qpn] = (SQ_BASE, SQ_LOG_SIZE), 1
+        await host.ring(qpn)
+    # More WQEs than the ring holds
+    await host.ring(DUT_QPN, (1 << SQ_LOG_SIZE) + 1)
+    await ClockCycles(dut.clk, 200)
+    events = await requester.tb.read_events()
+    assert events["doorbells_rejected"] == 3 and events["requests_sent"] == 0, events
+    # Then a good exchange works, and a bad opcode fails in its turn
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 3, 1024, 256, kinds=("write",))
+    for request, address in work:
+        requester.tb.memory.write(address, request.data)
+    await requester.run(work)
+    assert [c.status for c in requester.completions] == [WcStatus.SUCCESS] * 3
+    slot = host.producer[DUT_QPN] % (1 << SQ_LOG_SIZE)
+    requester.tb.memory.write(SQ_BASE + slot * 64, bytes([9]) + bytes(7) + (0xBAD).to_bytes(8, "little") + bytes(48))
+    host.producer[DUT_QPN] += 1
+    await host.ring(DUT_QPN)
+    requester.completions = []
+    await requester.run([], expect=1)
+    assert [(c.wr_id, c.status) for c in requester.completions] == [(0xBAD, WcStatus.LOC_QP_OP_ERR)]
+
+
+@cocotb.test()
+async def a_full_completion_queue_is_never_overwritten(dut):
+    """With the host not handing entries back, the engine stops at a full ring; once it does,
+    every completion arrives, none lost or written twice."""
+    rng = test_rng()
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    await requester.host.create_completion_queue(CQ_BASE, 2)  # four entries
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 10, 1024, 128, kinds=("write", "read"))
+    for request, address in work:
+        if request.opcode.name != "RDMA_READ":
+            requester.tb.memory.write(address, request.data)
+    for request, address in work:
+        requester.host.place(DUT_QPN, request, address)
+    await requester.host.ring(DUT_QPN)
+    for _ in range(400):
+        await requester.tb.step([requester.peer])
+        await ClockCycles(dut.clk, LOOP_CYCLES)
+    assert await requester.tb.registers.read_register("CQ_PRODUCER") == 4
+    early = await requester.host.poll(hand_back=False)
+    assert [c.wr_id for c in early] == [r.wr_id for r, _ in work[:4]]
+    requester.completions = early
+    await requester.tb.registers.write_register("CQ_CONSUMER", requester.host.consumer)
+    await requester.run([], expect=10)
+    await check_exactly_once(requester, work)
+
+
+async def first_doorbell_write(dut, cycles: CycleCounter) -> int:
+    """The cycle the first doorbell write lands (the register takes the value at that edge)."""
+    while True:
+        await RisingEdge(dut.clk)
+        if dut.s_axil_awvalid.value == 1 and dut.s_axil_awready.value == 1 and int(dut.s_axil_awaddr.value) == 0xA0:
+            return cycles.now
+
+
+@cocotb.test()
+async def write_line_rate_and_doorbell_latency(dut):
+    """Four 64 KiB WRITEs at PMTU 4096: TX beat utilisation over the burst from the engine's
+    counters, and doorbell to first request beat with zero-wait memory."""
+    rng = test_rng()
+    requester = Requester(dut, rng, pmtu=4096)
+    await requester.set_up()
+    # One 64 KiB source buffer for all four (host memory is 128 KiB)
+    data = rng.randbytes(65536)
+    requester.tb.memory.write(0x10000, data)
+    work = [(WorkRequest.write(index, data, PEER_BASE + index * 65536, PEER_RKEY), 0x10000) for index in range(4)]
+    cycles = CycleCounter(dut.clk)
+    monitor = HandshakeMonitor(dut, "m_axis_tx", cycles)
+    doorbell = cocotb.start_soon(first_doorbell_write(dut, cycles))
+    await requester.run(work)
+    rung_at = doorbell.result()
+    await check_exactly_once(requester, work)
+    events = requester.tb.events
+    latency = events["doorbell_latency_min"]
+    dut._log.info("doorbell to first request beat: %d cycles (max %d over %d)", latency,
+                  events["doorbell_latency_max"], events["doorbell_latency_count"])
+    perf.check("rdma", "doorbell_latency", latency, monitor.first_beat_cycles[0] - rung_at, tolerance=2,
+               context="zero-wait host memory, WQE fetch and payload read included")
+    beats, span = events["tx_beats"], events["tx_span_cycles"]
+    utilisation = beats / span
+    monitored = len(monitor.beat_cycles) / monitor.active_cycles
+    gaps = [first - last - 1 for first, last in zip(monitor.first_beat_cycles[1:], monitor.last_beat_cycles)]
+    inside = monitor.active_cycles - len(monitor.beat_cycles) - sum(gaps)
+    dut._log.info("idle cycles between frames %s, inside frames %d", [(i, g) for i, g in enumerate(gaps) if g > 1], inside)
+    # Goodput at 250 MHz: payload bits over the span's time
+    goodput = 4 * 65536 * 8 / (span * 4e-9) / 1e9
+    dut._log.info("TX: %d beats over %d cycles = %.4f beats per clock (testbench %.4f); goodput %.1f Gb/s at "
+                  "250 MHz", beats, span, utilisation, monitored, goodput)
+    if int(dut.DATA_WIDTH.value) == 512:
+        perf.check("rdma", "write_tx_utilisation", utilisation, monitored, tolerance=0.002,
+                   context=f"goodput {goodput:.1f} Gb/s at 250 MHz")
