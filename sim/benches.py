@@ -89,7 +89,8 @@ BENCHES = (
           ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512}, {"DATA_WIDTH": 64, "MAX_BURST_BEATS": 16}),
           "AXI4 DMA writer: any byte address, 4 KiB and burst limits, strobes, error status per command"),
     Bench("axi_dma_read", "axi_dma_read", "tb/common", (COMMON,),
-          ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512}, {"DATA_WIDTH": 64, "MAX_BURST_BEATS": 16}),
+          ({"DATA_WIDTH": 64}, {"DATA_WIDTH": 512}, {"DATA_WIDTH": 64, "MAX_BURST_BEATS": 16},
+           {"DATA_WIDTH": 64, "MAX_BURST_BEATS": 16, "BUFFER_BEATS": 32}),
           "AXI4 DMA reader: any byte address, 4 KiB and burst limits, frames cut exactly, error flag per frame"),
     Bench("axi_read_arbiter", "axi_read_arbiter_wrap", "tb/common", (COMMON, COMMON_TB),
           ARBITER_SETS,
@@ -127,9 +128,7 @@ BENCHES = (
           "RC engine against the Python QP: responder and requester, WRITE/READ/SEND byte-exact through loss, "
           "PSN rules, bad keys, doorbells, completions", module="test_rdma_responder,test_rdma_requester"),
     Bench("rdma_engine_pair", "rdma_engine_pair", "tb/rdma", (COMMON, RDMA, RDMA_TB), WIDTHS,
-          "Two RC engines back to back over the Python wire: WRITE/READ both ways at once, exactly once through loss",
-          # Out of the regression until the shared-memory read deadlock is fixed (docs/rdma.md, open problems)
-          in_default_regression=False),
+          "Two RC engines back to back over the Python wire: WRITE/READ both ways at once, exactly once through loss"),
     Bench("roce_rx_parser", "roce_rx_parser", "tb/rdma", (COMMON, RDMA), WIDTHS,
           "RoCEv2 receive parser: every opcode against the model, each malformed frame dropped with its cause, overflow"),
 )

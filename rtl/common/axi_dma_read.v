@@ -23,7 +23,12 @@ module axi_dma_read #(
     // Longest burst in beats (1 to 256)
     parameter MAX_BURST_BEATS = 256,
     // Commands whose reads may be in flight at once (a power of two)
-    parameter COMMAND_DEPTH = 4
+    parameter COMMAND_DEPTH = 4,
+    // 0: read data goes straight to the output, and a stalled output stalls the R channel.
+    // Otherwise a buffer of this many beats (a power of two): a burst is only asked for once
+    // the buffer has room for all of it, so this reader never holds the R channel, which
+    // readers sharing one memory port need (one stalled consumer would block them all).
+    parameter BUFFER_BEATS = 0
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -65,7 +70,13 @@ localparam OFFSET_WIDTH = $clog2(STRB_WIDTH);
 localparam COMMAND_INDEX_WIDTH = $clog2(COMMAND_DEPTH);
 localparam BEAT_COUNT_WIDTH = LEN_WIDTH + 1;
 
+localparam BURST_LIMIT_BEATS = MAX_BURST_BEATS < 4096 / STRB_WIDTH ? MAX_BURST_BEATS : 4096 / STRB_WIDTH;
+
 initial begin
+    if (BUFFER_BEATS != 0 && (BUFFER_BEATS < BURST_LIMIT_BEATS || (BUFFER_BEATS & (BUFFER_BEATS - 1)) != 0)) begin
+        $error("Error: BUFFER_BEATS must be 0 or a power of two holding the longest burst (instance %m)");
+        $finish;
+    end
     if (COMMAND_DEPTH < 2 || (COMMAND_DEPTH & (COMMAND_DEPTH - 1)) != 0) begin
         $error("Error: COMMAND_DEPTH must be a power of two, 2 or more (instance %m)");
         $finish;
@@ -90,6 +101,12 @@ wire [OFFSET_WIDTH-1:0]     new_offset;
 wire [BEAT_COUNT_WIDTH-1:0] new_read_beats;
 wire                        splitter_ready;
 wire [8:0]                  next_burst_beats;
+wire                        burst_valid;
+wire                        buffer_has_room;
+// Read data as this reader takes it: from the R channel, or from the buffer behind it
+wire [DATA_WIDTH-1:0]       read_tdata;
+wire                        read_tvalid, read_failed;
+wire                        read_tready;
 
 // ---- Address side: each command cut into bursts ----
 
@@ -113,9 +130,11 @@ axi_burst_splitter #(
     .m_burst_beats(next_burst_beats),
     .m_burst_offset(),
     .m_burst_last(),
-    .m_burst_valid(m_axi_arvalid),
-    .m_burst_ready(m_axi_arready)
+    .m_burst_valid(burst_valid),
+    .m_burst_ready(m_axi_arready && buffer_has_room)
 );
+
+assign m_axi_arvalid = burst_valid && buffer_has_room;
 
 assign m_axi_arlen = next_burst_beats[7:0] - 8'd1;
 
@@ -151,9 +170,9 @@ axis_realign #(
     .clk(clk),
     .rst(rst),
     .s_shift(STRB_WIDTH[OFFSET_WIDTH-1:0] - data_offset),
-    .s_axis_tdata(m_axi_rdata),
+    .s_axis_tdata(read_tdata),
     .s_axis_tkeep({STRB_WIDTH{1'b1}}),
-    .s_axis_tvalid(m_axi_rvalid && data_pointer != accept_pointer),
+    .s_axis_tvalid(read_tvalid && data_pointer != accept_pointer),
     .s_axis_tready(realign_ready),
     .s_axis_tlast(last_read_beat),
     .m_axis_tdata(shifted_tdata),
@@ -163,7 +182,47 @@ axis_realign #(
     .m_axis_tlast(shifted_tlast)
 );
 
-assign m_axi_rready = realign_ready && data_pointer != accept_pointer;
+assign read_tready = realign_ready && data_pointer != accept_pointer;
+
+generate
+    if (BUFFER_BEATS == 0) begin : direct
+        assign read_tdata = m_axi_rdata;
+        assign read_tvalid = m_axi_rvalid;
+        assign read_failed = m_axi_rresp[1];
+        assign m_axi_rready = read_tready;
+        assign buffer_has_room = 1'b1;
+    end else begin : buffered
+        // Beats asked for and not yet taken out of the buffer: never more than it holds
+        localparam RESERVED_WIDTH = $clog2(BUFFER_BEATS) + 1;
+        reg [RESERVED_WIDTH-1:0] reserved;
+        wire [RESERVED_WIDTH+8:0] burst_beats_wide = {{RESERVED_WIDTH{1'b0}}, next_burst_beats};
+        wire [RESERVED_WIDTH-1:0] burst_beats = burst_beats_wide[RESERVED_WIDTH-1:0];
+        wire                      buffered_tready;
+        wire [RESERVED_WIDTH:0] reserved_after = {1'b0, reserved} + {1'b0, burst_beats};
+        assign buffer_has_room = {{(31-RESERVED_WIDTH){1'b0}}, reserved_after} <= BUFFER_BEATS;
+        always @(posedge clk) begin
+            reserved <= reserved + (m_axi_arvalid && m_axi_arready ? burst_beats : {RESERVED_WIDTH{1'b0}})
+                                 - {{(RESERVED_WIDTH-1){1'b0}}, read_tvalid && read_tready};
+            if (rst) begin
+                reserved <= {RESERVED_WIDTH{1'b0}};
+            end
+        end
+        axis_fifo #(
+            .DEPTH(BUFFER_BEATS),
+            .DATA_WIDTH(DATA_WIDTH),
+            .USER_WIDTH(1)
+        ) buffer_inst (
+            .clk(clk), .rst(rst),
+            .s_axis_tdata(m_axi_rdata), .s_axis_tkeep({STRB_WIDTH{1'b1}}), .s_axis_tvalid(m_axi_rvalid),
+            .s_axis_tready(buffered_tready), .s_axis_tlast(1'b0), .s_axis_tuser(m_axi_rresp[1]),
+            .m_axis_tdata(read_tdata), .m_axis_tkeep(), .m_axis_tvalid(read_tvalid), .m_axis_tready(read_tready),
+            .m_axis_tlast(), .m_axis_tuser(read_failed),
+            .status_good_frame(), .status_bad_frame(), .status_oversize_frame()
+        );
+        // Room was reserved for every beat asked for, so the buffer always takes the R beat
+        assign m_axi_rready = buffered_tready;
+    end
+endgenerate
 
 // Output side of the cut: beats of the realigned frame before the command's first byte are
 // dropped, beats after its last byte are dropped, the last kept beat is trimmed.
@@ -178,16 +237,16 @@ assign m_axis_tdata  = shifted_tdata;
 assign m_axis_tkeep  = final_beat ? {STRB_WIDTH{1'b1}} >> (STRB_WIDTH[LEN_WIDTH-1:0] - bytes_before) : {STRB_WIDTH{1'b1}};
 assign m_axis_tvalid = shifted_tvalid && !skip_beat && !output_done;
 assign m_axis_tlast  = final_beat;
-assign m_axis_tuser  = frame_failed || (m_axi_rvalid && m_axi_rready && m_axi_rresp[1]);
+assign m_axis_tuser  = frame_failed || (read_tvalid && read_tready && read_failed);
 
 always @* begin
     shifted_tready = skip_beat || output_done || m_axis_tready;
 end
 
 always @(posedge clk) begin
-    if (m_axi_rvalid && m_axi_rready) begin
+    if (read_tvalid && read_tready) begin
         read_beat_index <= read_beat_index + 1'b1;
-        if (m_axi_rresp[1]) begin
+        if (read_failed) begin
             frame_failed <= 1'b1;
         end
         if (last_read_beat) begin

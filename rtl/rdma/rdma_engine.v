@@ -312,8 +312,14 @@ generate
             .status_valid(dma_write_status_valid[port]), .status_error(dma_write_status_error[port])
         );
 
+        // Every reader buffers what it asks for (two 4 KiB packets; one WQE for the fetch), so
+        // none holds the shared R channel while its consumer waits: a builder stalled behind
+        // the other builder's frame on the MAC would otherwise stall the READ data the other
+        // builder waits for
         axi_dma_read #(
-            .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH)
+            .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH),
+            .MAX_BURST_BEATS(port == 2 ? 16 : 256),
+            .BUFFER_BEATS(port == 2 ? 16 : 2 * 4096 / KEEP_WIDTH)
         ) read_inst (
             .clk(clk), .rst(rst),
             .s_cmd_addr(dma_read_cmd_addr[port*64 +: 64]), .s_cmd_len(dma_read_cmd_len[port*16 +: 16]),

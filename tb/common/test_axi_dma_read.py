@@ -2,7 +2,7 @@
 never cross 4 KiB or exceed the burst limit; a failing burst marks only its own frame."""
 
 import cocotb
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiReadBus, AxiSlaveRead, AxiStreamBus, AxiStreamSink
 
 from dpuv.sim.testbench import (PAUSE_OPTIONS, BurstMonitor, build_parameters, handshake, pauses, pulse_reset, quiet,
@@ -43,6 +43,15 @@ class TB:
         quiet(self.frames)
         self.frames.set_pause_generator(pauses(rng, backpressure))
         dut.s_cmd_valid.value = 0
+        # Cycles the memory offered a beat the reader did not take
+        self.r_stalls = 0
+        cocotb.start_soon(self._count_r_stalls())
+
+    async def _count_r_stalls(self):
+        while True:
+            await RisingEdge(self.dut.clk)
+            if self.dut.m_axi_rvalid.value == 1 and self.dut.m_axi_rready.value == 0:
+                self.r_stalls += 1
 
     async def reset(self):
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
@@ -78,6 +87,9 @@ async def frames_hold_exactly_the_bytes_at_any_address(dut, read_pauses, backpre
     await ClockCycles(dut.clk, 20)
     assert tb.frames.empty(), "a frame nobody asked for"
     tb.bursts.check()
+    if build_parameters().get("BUFFER_BEATS", 0):
+        # A buffered reader only asks for what it can hold: it never stalls the shared R channel
+        assert tb.r_stalls == 0, f"the R channel waited {tb.r_stalls} cycles on a buffered reader"
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")

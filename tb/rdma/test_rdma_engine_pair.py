@@ -83,6 +83,20 @@ def random_work(rng: random.Random, side: Side, count: int, max_length: int) -> 
     return work
 
 
+def describe_stall(dut) -> None:
+    """Where each engine stands when the pair stops making progress: the handshakes that decide
+    who waits on whom (FSM states, the MAC multiplexer's inputs, the shared AXI channels)."""
+    for name in ("engine_a_inst", "engine_b_inst"):
+        engine = getattr(dut, name)
+        signals = ("frame_tvalid", "frame_tready", "dma_read_tvalid", "dma_read_tready", "arb_rvalid", "arb_rready",
+                   "arb_arvalid", "arb_arready", "arb_awvalid", "arb_awready", "arb_wvalid", "arb_wready",
+                   "rx_hdr_valid", "rx_payload_tvalid")
+        values = {signal: str(getattr(engine, signal).value) for signal in signals}
+        values["requester"] = str(engine.requester_inst.state.value)
+        values["responder"] = str(engine.responder_inst.state.value)
+        dut._log.error("%s stalled: %s", name, values)
+
+
 async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: random.Random,
                    limit_cycles: int = 4_000_000) -> tuple[Side, Side]:
     await start_clock_and_reset(dut.clk, dut.rst)
@@ -101,6 +115,8 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
         await side.host.ring(side.qpn)
     cycle = 0
     while any(len(side.completions) < count for side in (a, b)):
+        if cycle >= limit_cycles:
+            describe_stall(dut)
         assert cycle < limit_cycles, f"completions a {len(a.completions)}, b {len(b.completions)} of {count}"
         now = cycle * CLOCK_PERIOD_NS
         for source, destination in ((a, b), (b, a)):
