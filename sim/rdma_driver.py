@@ -23,9 +23,10 @@ COUNTERS = ("RX_FRAMES", "RX_BYTES", "RX_FRAMES_GOOD", "TX_FRAMES", "TX_BYTES", 
             "REQUESTS_SENT", "RETRANSMITS", "TIMEOUTS", "RETRIES", "ACKS_RECEIVED", "NAKS_RECEIVED",
             "RESPONSES_DROPPED", "COMPLETIONS", "COMPLETION_ERRORS", "DOORBELLS_REJECTED", "DOORBELL_LATENCY_MIN",
             "DOORBELL_LATENCY_MAX", "DOORBELL_LATENCY_SUM", "DOORBELL_LATENCY_COUNT", "TX_BEATS",
-            "TX_SPAN_CYCLES")
+            "TX_SPAN_CYCLES", "RNR_NAKS_SENT")
 
 WQE_BYTES = 64
+RECEIVE_WQE_BYTES = 32
 CQE_BYTES = 32
 
 # WQE opcodes (the engine's host interface, roce_requester.v)
@@ -38,11 +39,14 @@ class WcOpcode(IntEnum):
     SEND = 0
     RDMA_WRITE = 1
     RDMA_READ = 2
+    RECV = 128
+    RECV_RDMA_WITH_IMM = 129
 
 
 class WcStatus(IntEnum):
     """ibv_wc_status values the completion entries carry."""
     SUCCESS = 0
+    LOC_LEN_ERR = 1
     LOC_QP_OP_ERR = 2
     WR_FLUSH_ERR = 5
     REM_INV_REQ_ERR = 9
@@ -98,22 +102,25 @@ async def set_up(window: BlockWindow, mac: str, ip: str, max_pmtu: int = 4096) -
 
 async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,
                     udp_source_port: int, expected_psn: int, *, pmtu: int = 1024, send_psn: int = 0,
-                    sq_base: int = 0, sq_log_size: int = 4, timeout: int = 14, retry_count: int = 7,
-                    timeout_cycles: int = 10_000) -> None:
+                    sq_base: int = 0, sq_log_size: int = 4, rq_base: int = 0, rq_log_size: int = 4,
+                    timeout: int = 14, retry_count: int = 7, timeout_cycles: int = 10_000) -> None:
     """Bring QP `qpn` up (or reset it): the peer, the first PSN it expects and the first it sends,
-    its send queue (empty, at index 0) and transport settings (IBA timeout code, retry count)."""
+    its send and receive queues (empty, at index 0) and transport settings (IBA timeout code,
+    retry count)."""
     await window.poll("STATUS", BLOCK["STATUS"].field("qp_ready").extract, timeout_cycles)
     transport = BLOCK["QP_TRANSPORT"]
     transport_value = transport.field("sq_log_size").insert(0, sq_log_size)
     transport_value = transport.field("pmtu_code").insert(transport_value, pmtu_code(pmtu))
     transport_value = transport.field("timeout").insert(transport_value, timeout)
     transport_value = transport.field("retry_count").insert(transport_value, retry_count)
+    transport_value = transport.field("rq_log_size").insert(transport_value, rq_log_size)
     for name, value in (("QP_INDEX", qpn), ("QP_REMOTE_QPN", remote_qpn),
                         ("QP_REMOTE_MAC_LOW", _mac(remote_mac) & 0xFFFFFFFF), ("QP_REMOTE_MAC_HIGH", _mac(remote_mac) >> 32),
                         ("QP_REMOTE_IP", int(ipaddress.IPv4Address(remote_ip))),
                         ("QP_UDP_SOURCE_PORT", udp_source_port), ("QP_EXPECTED_PSN", expected_psn),
                         ("QP_SEND_PSN", send_psn), ("QP_SQ_BASE_LOW", sq_base & 0xFFFFFFFF),
-                        ("QP_SQ_BASE_HIGH", sq_base >> 32), ("QP_TRANSPORT", transport_value)):
+                        ("QP_SQ_BASE_HIGH", sq_base >> 32), ("QP_RQ_BASE_LOW", rq_base & 0xFFFFFFFF),
+                        ("QP_RQ_BASE_HIGH", rq_base >> 32), ("QP_TRANSPORT", transport_value)):
         await window.write_register(name, value)
     ctrl = BLOCK["QP_CTRL"]
     await window.write_register("QP_CTRL", ctrl.field("commit").insert(ctrl.field("valid").insert(0, 1), 1))
@@ -148,6 +155,8 @@ class HostQueues:
         self.read_memory = read_memory
         self.send_queues: dict[int, tuple[int, int]] = {}  # qpn -> (base, log size)
         self.producer: dict[int, int] = {}
+        self.receive_queues: dict[int, tuple[int, int]] = {}
+        self.receive_producer: dict[int, int] = {}
         self.cq_base = 0
         self.cq_log_size = 0
         self.consumer = 0
@@ -180,6 +189,21 @@ class HostQueues:
         doorbell = BLOCK["SQ_DOORBELL"]
         await self.window.write_register("SQ_DOORBELL", doorbell.field("qpn").insert(
             doorbell.field("producer_index").insert(0, index), qpn))
+
+    def attach_receive_queue(self, qpn: int, base: int, log_size: int) -> None:
+        """A QP created with this receive queue (create_qp's rq_base and rq_log_size) starts empty."""
+        self.receive_queues[qpn] = (base, log_size)
+        self.receive_producer[qpn] = 0
+
+    async def post_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
+        """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
+        base, log_size = self.receive_queues[qpn]
+        slot = self.receive_producer[qpn] % (1 << log_size)
+        self.write_memory(base + slot * RECEIVE_WQE_BYTES, struct.pack("<QQI12x", wr_id, address, length))
+        self.receive_producer[qpn] = (self.receive_producer[qpn] + 1) % 0x10000
+        doorbell = BLOCK["RQ_DOORBELL"]
+        await self.window.write_register("RQ_DOORBELL", doorbell.field("qpn").insert(
+            doorbell.field("producer_index").insert(0, self.receive_producer[qpn]), qpn))
 
     async def post(self, qpn: int, request: WorkRequest, local_address: int) -> None:
         self.place(qpn, request, local_address)

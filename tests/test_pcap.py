@@ -13,7 +13,7 @@ from dpuv.sim import benches, runner
 
 pytestmark = pytest.mark.cocotb
 
-EXCHANGE = "every_request_completes_once_through_a_lossy_wire/loss=0.1|unknown_qps_and_sends_are_refused"
+EXCHANGE = "every_request_completes_once_through_a_lossy_wire/loss=0.1"
 
 
 def _tshark() -> str:

@@ -109,18 +109,18 @@ localparam DMA_ID_WIDTH = 2;
 
 wire [12:0] pmtu_bytes;
 wire [31:0] local_mac_low, local_ip, qp_remote_mac_low, qp_remote_ip, mr_rkey, mr_base_low, mr_base_high, mr_length,
-            qp_sq_base_low, qp_sq_base_high, cq_base_low, cq_base_high;
+            qp_sq_base_low, qp_sq_base_high, cq_base_low, cq_base_high, qp_rq_base_low, qp_rq_base_high;
 wire [15:0] local_mac_high, qp_remote_mac_high, qp_index, qp_udp_source_port, doorbell_producer_index, doorbell_qpn,
-            cq_consumer_index, cq_producer_index;
+            cq_consumer_index, cq_producer_index, rq_doorbell_producer_index, rq_doorbell_qpn;
 wire [23:0] qp_remote_qpn, qp_expected_psn, qp_send_psn;
 wire [7:0]  mr_index;
-wire [3:0]  qp_sq_log_size, cq_log_size;
+wire [3:0]  qp_sq_log_size, cq_log_size, qp_rq_log_size;
 wire [2:0]  qp_pmtu_code, qp_retry_count;
 wire [4:0]  qp_timeout;
 wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
-            mr_commit, doorbell_written, cq_restart;
+            mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
 
-localparam COUNTERS = 26;
+localparam COUNTERS = 27;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -151,6 +151,10 @@ rdma_engine_csr csr_inst (
     .hwif_out_qp_sq_base_low_value(qp_sq_base_low), .hwif_out_qp_sq_base_high_value(qp_sq_base_high),
     .hwif_out_qp_transport_sq_log_size(qp_sq_log_size), .hwif_out_qp_transport_pmtu_code(qp_pmtu_code),
     .hwif_out_qp_transport_timeout(qp_timeout), .hwif_out_qp_transport_retry_count(qp_retry_count),
+    .hwif_out_qp_transport_rq_log_size(qp_rq_log_size), .hwif_out_qp_rq_base_low_value(qp_rq_base_low),
+    .hwif_out_qp_rq_base_high_value(qp_rq_base_high),
+    .hwif_out_rq_doorbell_producer_index(rq_doorbell_producer_index),
+    .hwif_out_rq_doorbell_producer_index_swmod(rq_doorbell_written), .hwif_out_rq_doorbell_qpn(rq_doorbell_qpn),
     .hwif_out_qp_ctrl_valid(qp_valid), .hwif_out_qp_ctrl_commit(qp_commit),
     .hwif_out_mr_index_value(mr_index), .hwif_out_mr_rkey_value(mr_rkey),
     .hwif_out_mr_base_low_value(mr_base_low), .hwif_out_mr_base_high_value(mr_base_high),
@@ -184,6 +188,7 @@ rdma_engine_csr csr_inst (
     .hwif_in_completion_errors_value(counter_values[23*32 +: 32]),
     .hwif_in_doorbells_rejected_value(counter_values[24*32 +: 32]),
     .hwif_in_tx_beats_value(counter_values[25*32 +: 32]), .hwif_in_tx_span_cycles_value(tx_span_cycles),
+    .hwif_in_rnr_naks_sent_value(counter_values[26*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -202,10 +207,11 @@ wire [$clog2(MR_COUNT)-1:0] mr_index_in_range = mr_index[$clog2(MR_COUNT)-1:0];
 wire cfg_qp_write = qp_commit && responder_qp_ready && requester_qp_ready && qp_index_exists;
 wire cfg_mr_write = mr_commit && mr_index_exists;
 
-// The doorbell's fields hold the written value from the cycle after the write strobe
-reg doorbell_valid;
+// The doorbells' fields hold the written value from the cycle after the write strobe
+reg doorbell_valid, rq_doorbell_valid;
 always @(posedge clk) begin
     doorbell_valid <= doorbell_written && !rst;
+    rq_doorbell_valid <= rq_doorbell_written && !rst;
 end
 
 // ---- Receive: parse, then requests to the responder and responses to the requester ----
@@ -214,7 +220,7 @@ wire        rx_hdr_valid, rx_hdr_ready, rx_hdr_ack_req;
 wire [7:0]  rx_hdr_opcode, rx_hdr_syndrome;
 wire [23:0] rx_hdr_dest_qp, rx_hdr_psn;
 wire [63:0] rx_hdr_va;
-wire [31:0] rx_hdr_rkey, rx_hdr_length;
+wire [31:0] rx_hdr_rkey, rx_hdr_length, rx_hdr_immdt;
 wire [12:0] rx_hdr_payload_bytes;
 wire [DATA_WIDTH-1:0] rx_payload_tdata;
 wire [KEEP_WIDTH-1:0] rx_payload_tkeep;
@@ -236,7 +242,7 @@ roce_rx_parser #(
     .m_hdr_bth_migreq(), .m_hdr_bth_pkey(), .m_hdr_bth_fecn(), .m_hdr_bth_becn(),
     .m_hdr_bth_dest_qp(rx_hdr_dest_qp), .m_hdr_bth_ack_req(rx_hdr_ack_req), .m_hdr_bth_psn(rx_hdr_psn),
     .m_hdr_reth_va(rx_hdr_va), .m_hdr_reth_rkey(rx_hdr_rkey), .m_hdr_reth_length(rx_hdr_length),
-    .m_hdr_aeth_syndrome(rx_hdr_syndrome), .m_hdr_aeth_msn(), .m_hdr_immdt(),
+    .m_hdr_aeth_syndrome(rx_hdr_syndrome), .m_hdr_aeth_msn(), .m_hdr_immdt(rx_hdr_immdt),
     .m_hdr_payload_bytes(rx_hdr_payload_bytes),
     .m_axis_payload_tdata(rx_payload_tdata), .m_axis_payload_tkeep(rx_payload_tkeep),
     .m_axis_payload_tvalid(rx_payload_tvalid), .m_axis_payload_tready(rx_payload_tready),
@@ -264,33 +270,48 @@ roce_rx_demux demux_inst (
 );
 
 // ---- Host memory: DMA engines on one AXI4 master ----
-// Write side: 0 WRITE payloads (responder), 1 READ response data (requester), 2 completion entries.
-// Read side: 0 READ response payloads (responder), 1 request payloads (segmenter), 2 WQE fetch.
+// Write side: 0 WRITE and SEND payloads (responder), 1 READ response data (requester), 2 completion entries.
+// Read side: 0 READ response payloads (responder), 1 request payloads (segmenter), 2 WQE fetch,
+// 3 receive WQE fetch (responder).
 
-localparam PORTS = 3;
+localparam WRITE_PORTS = 3;
+localparam READ_PORTS = 4;
 
-wire [PORTS*64-1:0]           dma_write_cmd_addr, dma_read_cmd_addr;
-wire [PORTS*16-1:0]           dma_write_cmd_len, dma_read_cmd_len;
-wire [PORTS-1:0]              dma_write_cmd_valid, dma_write_cmd_ready, dma_read_cmd_valid, dma_read_cmd_ready;
-wire [PORTS*DATA_WIDTH-1:0]   dma_write_tdata, dma_read_tdata;
-wire [PORTS*KEEP_WIDTH-1:0]   dma_write_tkeep, dma_read_tkeep;
-wire [PORTS-1:0]              dma_write_tvalid, dma_write_tready, dma_write_tlast, dma_read_tvalid, dma_read_tready,
-                              dma_read_tlast, dma_write_status_valid, dma_write_status_error;
+wire [WRITE_PORTS*64-1:0]         dma_write_cmd_addr;
+wire [WRITE_PORTS*16-1:0]         dma_write_cmd_len;
+wire [WRITE_PORTS-1:0]            dma_write_cmd_valid, dma_write_cmd_ready, dma_write_tvalid, dma_write_tready,
+                                  dma_write_tlast, dma_write_status_valid, dma_write_status_error;
+wire [WRITE_PORTS*DATA_WIDTH-1:0] dma_write_tdata;
+wire [WRITE_PORTS*KEEP_WIDTH-1:0] dma_write_tkeep;
+wire [READ_PORTS*64-1:0]          dma_read_cmd_addr;
+wire [READ_PORTS*16-1:0]          dma_read_cmd_len;
+wire [READ_PORTS-1:0]             dma_read_cmd_valid, dma_read_cmd_ready, dma_read_tvalid, dma_read_tready,
+                                  dma_read_tlast;
+wire [READ_PORTS*DATA_WIDTH-1:0]  dma_read_tdata;
+wire [READ_PORTS*KEEP_WIDTH-1:0]  dma_read_tkeep;
 
-wire [PORTS*DMA_ID_WIDTH-1:0] arb_awid, arb_bid, arb_arid, arb_rid;
-wire [PORTS*64-1:0]           arb_awaddr, arb_araddr;
-wire [PORTS*8-1:0]            arb_awlen, arb_arlen;
-wire [PORTS*3-1:0]            arb_awsize, arb_awprot, arb_arsize, arb_arprot;
-wire [PORTS*2-1:0]            arb_awburst, arb_bresp, arb_arburst, arb_rresp;
-wire [PORTS*4-1:0]            arb_awcache, arb_arcache;
-wire [PORTS-1:0]              arb_awlock, arb_awvalid, arb_awready, arb_wlast, arb_wvalid, arb_wready, arb_bvalid,
-                              arb_bready, arb_arlock, arb_arvalid, arb_arready, arb_rlast, arb_rvalid, arb_rready;
-wire [PORTS*DATA_WIDTH-1:0]   arb_wdata, arb_rdata;
-wire [PORTS*KEEP_WIDTH-1:0]   arb_wstrb;
+wire [WRITE_PORTS*DMA_ID_WIDTH-1:0] arb_awid, arb_bid;
+wire [WRITE_PORTS*64-1:0]           arb_awaddr;
+wire [WRITE_PORTS*8-1:0]            arb_awlen;
+wire [WRITE_PORTS*3-1:0]            arb_awsize, arb_awprot;
+wire [WRITE_PORTS*2-1:0]            arb_awburst, arb_bresp;
+wire [WRITE_PORTS*4-1:0]            arb_awcache;
+wire [WRITE_PORTS-1:0]              arb_awlock, arb_awvalid, arb_awready, arb_wlast, arb_wvalid, arb_wready,
+                                    arb_bvalid, arb_bready;
+wire [WRITE_PORTS*DATA_WIDTH-1:0]   arb_wdata;
+wire [WRITE_PORTS*KEEP_WIDTH-1:0]   arb_wstrb;
+wire [READ_PORTS*DMA_ID_WIDTH-1:0]  arb_arid, arb_rid;
+wire [READ_PORTS*64-1:0]            arb_araddr;
+wire [READ_PORTS*8-1:0]             arb_arlen;
+wire [READ_PORTS*3-1:0]             arb_arsize, arb_arprot;
+wire [READ_PORTS*2-1:0]             arb_arburst, arb_rresp;
+wire [READ_PORTS*4-1:0]             arb_arcache;
+wire [READ_PORTS-1:0]               arb_arlock, arb_arvalid, arb_arready, arb_rlast, arb_rvalid, arb_rready;
+wire [READ_PORTS*DATA_WIDTH-1:0]    arb_rdata;
 
 genvar port;
 generate
-    for (port = 0; port < PORTS; port = port + 1) begin : dma
+    for (port = 0; port < WRITE_PORTS; port = port + 1) begin : dma_write
         axi_dma_write #(
             .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH)
         ) write_inst (
@@ -311,15 +332,17 @@ generate
             .m_axi_bvalid(arb_bvalid[port]), .m_axi_bready(arb_bready[port]),
             .status_valid(dma_write_status_valid[port]), .status_error(dma_write_status_error[port])
         );
+    end
+    for (port = 0; port < READ_PORTS; port = port + 1) begin : dma_read
 
-        // Every reader buffers what it asks for (two 4 KiB packets; one WQE for the fetch), so
+        // Every reader buffers what it asks for (two 4 KiB packets; one WQE for the fetches), so
         // none holds the shared R channel while its consumer waits: a builder stalled behind
         // the other builder's frame on the MAC would otherwise stall the READ data the other
         // builder waits for
         axi_dma_read #(
             .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH),
-            .MAX_BURST_BEATS(port == 2 ? 16 : 256),
-            .BUFFER_BEATS(port == 2 ? 16 : 2 * 4096 / KEEP_WIDTH)
+            .MAX_BURST_BEATS(port >= 2 ? 16 : 256),
+            .BUFFER_BEATS(port >= 2 ? 16 : 2 * 4096 / KEEP_WIDTH)
         ) read_inst (
             .clk(clk), .rst(rst),
             .s_cmd_addr(dma_read_cmd_addr[port*64 +: 64]), .s_cmd_len(dma_read_cmd_len[port*16 +: 16]),
@@ -340,7 +363,7 @@ generate
 endgenerate
 
 axi_write_arbiter #(
-    .PORTS(PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
+    .PORTS(WRITE_PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
 ) write_arbiter_inst (
     .clk(clk), .rst(rst),
     .s_axi_awid(arb_awid), .s_axi_awaddr(arb_awaddr), .s_axi_awlen(arb_awlen), .s_axi_awsize(arb_awsize),
@@ -357,7 +380,7 @@ axi_write_arbiter #(
 );
 
 axi_read_arbiter #(
-    .PORTS(PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
+    .PORTS(READ_PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
 ) read_arbiter_inst (
     .clk(clk), .rst(rst),
     .s_axi_arid(arb_arid), .s_axi_araddr(arb_araddr), .s_axi_arlen(arb_arlen), .s_axi_arsize(arb_arsize),
@@ -374,7 +397,12 @@ axi_read_arbiter #(
 // ---- Responder ----
 
 wire        event_ack_sent, event_nak_sent, event_duplicate, event_sequence_drop, event_unknown_qp,
-            event_access_error, event_invalid_request;
+            event_access_error, event_invalid_request, event_rnr_nak_sent;
+wire        receive_cqe_valid, receive_cqe_ready, receive_cqe_immediate_valid;
+wire [63:0] receive_cqe_wr_id;
+wire [31:0] receive_cqe_byte_len, receive_cqe_immediate;
+wire [23:0] receive_cqe_qpn;
+wire [7:0]  receive_cqe_opcode, receive_cqe_status;
 wire        responder_hdr_valid, responder_hdr_ready;
 wire [47:0] responder_hdr_eth_dest_mac, responder_hdr_eth_src_mac;
 wire [31:0] responder_hdr_ip_source, responder_hdr_ip_dest;
@@ -384,6 +412,7 @@ wire [23:0] responder_hdr_dest_qp, responder_hdr_psn, responder_hdr_msn;
 wire [12:0] responder_hdr_payload_bytes;
 
 roce_responder #(
+    .DATA_WIDTH(DATA_WIDTH),
     .QP_COUNT(QP_COUNT),
     .MR_COUNT(MR_COUNT)
 ) responder_inst (
@@ -393,14 +422,17 @@ roce_responder #(
     .cfg_qp_valid(qp_valid), .cfg_qp_remote_qpn(qp_remote_qpn),
     .cfg_qp_remote_mac({qp_remote_mac_high, qp_remote_mac_low}), .cfg_qp_remote_ip(qp_remote_ip),
     .cfg_qp_udp_source_port(qp_udp_source_port), .cfg_qp_expected_psn(qp_expected_psn),
-    .cfg_qp_pmtu_code(qp_pmtu_code),
+    .cfg_qp_pmtu_code(qp_pmtu_code), .cfg_qp_rq_base({qp_rq_base_high, qp_rq_base_low}),
+    .cfg_qp_rq_log_size(qp_rq_log_size),
+    .rq_doorbell_valid(rq_doorbell_valid), .rq_doorbell_qpn(rq_doorbell_qpn),
+    .rq_doorbell_producer_index(rq_doorbell_producer_index),
     .cfg_mr_write(cfg_mr_write), .cfg_mr_index(mr_index_in_range), .cfg_mr_valid(mr_valid),
     .cfg_mr_rkey(mr_rkey), .cfg_mr_base({mr_base_high, mr_base_low}), .cfg_mr_length(mr_length),
     .cfg_mr_remote_write(mr_remote_write), .cfg_mr_remote_read(mr_remote_read),
     .s_hdr_valid(request_hdr_valid), .s_hdr_ready(request_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
     .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_ack_req(rx_hdr_ack_req), .s_hdr_bth_psn(rx_hdr_psn),
     .s_hdr_reth_va(rx_hdr_va), .s_hdr_reth_rkey(rx_hdr_rkey), .s_hdr_reth_length(rx_hdr_length),
-    .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_hdr_immdt(rx_hdr_immdt), .s_hdr_payload_bytes(rx_hdr_payload_bytes),
     .s_payload_tvalid(request_payload_tvalid), .s_payload_tready(request_payload_tready),
     .s_payload_tlast(rx_payload_tlast),
     .m_write_data_tvalid(dma_write_tvalid[0]), .m_write_data_tready(dma_write_tready[0]),
@@ -409,6 +441,14 @@ roce_responder #(
     .write_status_valid(dma_write_status_valid[0]), .write_status_error(dma_write_status_error[0]),
     .m_read_cmd_addr(dma_read_cmd_addr[0*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[0*16 +: 16]),
     .m_read_cmd_valid(dma_read_cmd_valid[0]), .m_read_cmd_ready(dma_read_cmd_ready[0]),
+    .m_recv_cmd_addr(dma_read_cmd_addr[3*64 +: 64]), .m_recv_cmd_len(dma_read_cmd_len[3*16 +: 16]),
+    .m_recv_cmd_valid(dma_read_cmd_valid[3]), .m_recv_cmd_ready(dma_read_cmd_ready[3]),
+    .s_recv_tdata(dma_read_tdata[3*DATA_WIDTH +: DATA_WIDTH]), .s_recv_tvalid(dma_read_tvalid[3]),
+    .s_recv_tready(dma_read_tready[3]), .s_recv_tlast(dma_read_tlast[3]),
+    .m_cqe_valid(receive_cqe_valid), .m_cqe_ready(receive_cqe_ready), .m_cqe_wr_id(receive_cqe_wr_id),
+    .m_cqe_byte_len(receive_cqe_byte_len), .m_cqe_immediate(receive_cqe_immediate),
+    .m_cqe_immediate_valid(receive_cqe_immediate_valid), .m_cqe_qpn(receive_cqe_qpn),
+    .m_cqe_opcode(receive_cqe_opcode), .m_cqe_status(receive_cqe_status),
     .m_hdr_valid(responder_hdr_valid), .m_hdr_ready(responder_hdr_ready),
     .m_hdr_eth_dest_mac(responder_hdr_eth_dest_mac), .m_hdr_eth_src_mac(responder_hdr_eth_src_mac),
     .m_hdr_ip_source(responder_hdr_ip_source), .m_hdr_ip_dest(responder_hdr_ip_dest),
@@ -419,7 +459,7 @@ roce_responder #(
     .event_ack_sent(event_ack_sent), .event_nak_sent(event_nak_sent), .event_duplicate(event_duplicate),
     .event_sequence_drop(event_sequence_drop), .event_unknown_qp(event_unknown_qp),
     .event_access_error(event_access_error), .event_invalid_request(event_invalid_request),
-    .event_write_done(), .event_read_done()
+    .event_write_done(), .event_read_done(), .event_rnr_nak_sent(event_rnr_nak_sent)
 );
 
 // WRITE payloads flow from the parser to the DMA writer; the responder only gates them
@@ -515,15 +555,35 @@ roce_segmenter segmenter_inst (
     .event_packet(event_request_sent), .event_retransmit(event_retransmit)
 );
 
+// Send and receive completions share the one completion queue, taking turns when both wait
+reg  cqe_last_was_receive;
+wire cqe_take_receive = receive_cqe_valid && (!cqe_valid || !cqe_last_was_receive);
+wire queue_cqe_ready;
+assign cqe_ready = queue_cqe_ready && !cqe_take_receive;
+assign receive_cqe_ready = queue_cqe_ready && cqe_take_receive;
+always @(posedge clk) begin
+    if (queue_cqe_ready && (cqe_valid || receive_cqe_valid)) begin
+        cqe_last_was_receive <= cqe_take_receive;
+    end
+    if (rst) begin
+        cqe_last_was_receive <= 1'b0;
+    end
+end
+
 roce_completion_queue #(
     .DATA_WIDTH(DATA_WIDTH)
 ) completion_queue_inst (
     .clk(clk), .rst(rst),
     .cq_base({cq_base_high, cq_base_low}), .cq_log_size(cq_log_size), .cq_consumer_index(cq_consumer_index),
     .cq_restart(cq_restart), .cq_producer_index(cq_producer_index),
-    .s_cqe_valid(cqe_valid), .s_cqe_ready(cqe_ready), .s_cqe_wr_id(cqe_wr_id), .s_cqe_byte_len(cqe_byte_len),
-    .s_cqe_immediate(32'd0), .s_cqe_immediate_valid(1'b0), .s_cqe_qpn(cqe_qpn), .s_cqe_opcode(cqe_opcode),
-    .s_cqe_status(cqe_status),
+    .s_cqe_valid(cqe_valid || receive_cqe_valid), .s_cqe_ready(queue_cqe_ready),
+    .s_cqe_wr_id(cqe_take_receive ? receive_cqe_wr_id : cqe_wr_id),
+    .s_cqe_byte_len(cqe_take_receive ? receive_cqe_byte_len : cqe_byte_len),
+    .s_cqe_immediate(cqe_take_receive ? receive_cqe_immediate : 32'd0),
+    .s_cqe_immediate_valid(cqe_take_receive && receive_cqe_immediate_valid),
+    .s_cqe_qpn(cqe_take_receive ? receive_cqe_qpn : cqe_qpn),
+    .s_cqe_opcode(cqe_take_receive ? receive_cqe_opcode : cqe_opcode),
+    .s_cqe_status(cqe_take_receive ? receive_cqe_status : cqe_status),
     .m_write_cmd_addr(dma_write_cmd_addr[2*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[2*16 +: 16]),
     .m_write_cmd_valid(dma_write_cmd_valid[2]), .m_write_cmd_ready(dma_write_cmd_ready[2]),
     .m_axis_tdata(dma_write_tdata[2*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(dma_write_tkeep[2*KEEP_WIDTH +: KEEP_WIDTH]),
@@ -637,7 +697,8 @@ assign tx_span_cycles = tx_any_beat ? tx_last_beat_cycle - tx_first_beat_cycle +
 
 wire drop_malformed = drop_mac_error | drop_truncated | drop_not_roce | drop_bad_length | drop_bad_version
                     | drop_unknown_opcode | drop_bad_pad | drop_over_pmtu;
-wire completion_written = cqe_valid && cqe_ready;
+wire completion_written = (cqe_valid && cqe_ready) || (receive_cqe_valid && receive_cqe_ready);
+wire completion_failed = event_completion_error || (receive_cqe_valid && receive_cqe_ready && receive_cqe_status != 8'd0);
 
 event_counters #(
     .COUNT(COUNTERS),
@@ -646,7 +707,8 @@ event_counters #(
 ) counters_inst (
     .clk(clk), .rst(rst), .clear(1'b0),
     .increments({
-        7'd0, tx_beat, 7'd0, event_doorbell_rejected, 7'd0, event_completion_error, 7'd0, completion_written,
+        7'd0, event_rnr_nak_sent, 7'd0, tx_beat, 7'd0, event_doorbell_rejected, 7'd0, completion_failed,
+        7'd0, completion_written,
         7'd0, event_response_dropped, 7'd0, event_nak_received, 7'd0, event_ack_received, 7'd0, event_retry,
         7'd0, event_timeout, 7'd0, event_retransmit, 7'd0, event_request_sent,
         7'd0, drop_overflow, 7'd0, drop_malformed, 7'd0, drop_bad_icrc, 7'd0, event_invalid_request,

@@ -1,4 +1,4 @@
-// RoCEv2 RC responder: PSN rules, RDMA WRITE into registered memory, RDMA READ responses, ACK and NAK
+// RoCEv2 RC responder: PSN rules, SEND into posted receives, RDMA WRITE into registered memory, RDMA READ responses, ACK and NAK
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -14,9 +14,16 @@
 //   announced, is an invalid request (NAK 0x61, QP in error). Zero-length requests skip the key.
 // - A READ consumes one PSN per response packet; responses FIRST/LAST/ONLY carry an AETH.
 // - ACKs are cumulative: one is sent when AckReq is set, after the WRITE's data is in memory.
-// Not yet here: SEND and the *_WITH_IMMEDIATE forms (they need the receive queue); they are
-// answered NAK invalid request, as a responder without a posted receive would.
+// - SEND (its first packet) and the WRITE packets with immediate data consume a receive: a
+//   32-byte receive WQE (bytes 0-7 wr_id, 8-15 buffer address, 16-19 buffer length) from the
+//   QP's receive queue in host memory, posted with the receive-queue doorbell. With none posted
+//   the packet is answered RNR NAK (timer code 1, 0.01 ms) and not executed. A SEND longer than
+//   its buffer is an invalid request (NAK 0x61, QP in error) and its receive completes with
+//   LOC_LEN_ERR. A message's last packet writes its receive completion (RECV, or
+//   RECV_RDMA_WITH_IMM with the WRITE's length) after its data is in memory.
 module roce_responder #(
+    // Width of the receive WQE stream from the DMA reader in bits (64 to 512, a power of two)
+    parameter DATA_WIDTH = 64,
     // Queue pairs in the context RAM (a power of two)
     parameter QP_COUNT = 256,
     // Registered memory regions (a power of two); an R_Key's low bits pick the entry
@@ -40,6 +47,14 @@ module roce_responder #(
     input  wire [15:0]                   cfg_qp_udp_source_port,
     input  wire [23:0]                   cfg_qp_expected_psn,
     input  wire [2:0]                    cfg_qp_pmtu_code,     // PMTU = 256 << code bytes
+    input  wire [63:0]                   cfg_qp_rq_base,       // the receive queue: 2^log_size WQEs of 32 bytes
+    input  wire [3:0]                    cfg_qp_rq_log_size,
+
+    // Receive-queue doorbell: the receive queue of rq_doorbell_qpn now ends before entry
+    // rq_doorbell_producer_index (free running)
+    input  wire                          rq_doorbell_valid,
+    input  wire [15:0]                   rq_doorbell_qpn,
+    input  wire [15:0]                   rq_doorbell_producer_index,
 
     input  wire                          cfg_mr_write,
     input  wire [$clog2(MR_COUNT)-1:0]   cfg_mr_index,
@@ -60,6 +75,7 @@ module roce_responder #(
     input  wire [63:0]                   s_hdr_reth_va,
     input  wire [31:0]                   s_hdr_reth_rkey,
     input  wire [31:0]                   s_hdr_reth_length,
+    input  wire [31:0]                   s_hdr_immdt,
     input  wire [12:0]                   s_hdr_payload_bytes,
     // Payload of requests that carry one: written to memory or drained
     input  wire                          s_payload_tvalid,
@@ -81,6 +97,27 @@ module roce_responder #(
     output reg  [15:0]                   m_read_cmd_len,
     output reg                           m_read_cmd_valid,
     input  wire                          m_read_cmd_ready,
+
+    // Receive WQE fetch through a DMA reader
+    output reg  [63:0]                   m_recv_cmd_addr,
+    output wire [15:0]                   m_recv_cmd_len,
+    output reg                           m_recv_cmd_valid,
+    input  wire                          m_recv_cmd_ready,
+    input  wire [DATA_WIDTH-1:0]         s_recv_tdata,
+    input  wire                          s_recv_tvalid,
+    output wire                          s_recv_tready,
+    input  wire                          s_recv_tlast,
+
+    // Receive completions, to the completion queue
+    output reg                           m_cqe_valid,
+    input  wire                          m_cqe_ready,
+    output reg  [63:0]                   m_cqe_wr_id,
+    output reg  [31:0]                   m_cqe_byte_len,
+    output reg  [31:0]                   m_cqe_immediate,
+    output reg                           m_cqe_immediate_valid,
+    output wire [23:0]                   m_cqe_qpn,
+    output reg  [7:0]                    m_cqe_opcode,
+    output reg  [7:0]                    m_cqe_status,
 
     // Responses, to the frame builder
     output reg                           m_hdr_valid,
@@ -106,7 +143,8 @@ module roce_responder #(
     output reg                           event_access_error,
     output reg                           event_invalid_request,
     output reg                           event_write_done,
-    output reg                           event_read_done
+    output reg                           event_read_done,
+    output reg                           event_rnr_nak_sent
 );
 
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
@@ -117,6 +155,17 @@ localparam [7:0] OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST 
                  OP_WRITE_ONLY = 8'h0A, OP_READ_REQUEST = 8'h0C, OP_READ_RESPONSE_FIRST = 8'h0D,
                  OP_READ_RESPONSE_MIDDLE = 8'h0E, OP_READ_RESPONSE_LAST = 8'h0F,
                  OP_READ_RESPONSE_ONLY = 8'h10, OP_ACKNOWLEDGE = 8'h11;
+localparam [7:0] OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST_IMM = 8'h03,
+                 OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05, OP_WRITE_LAST_IMM = 8'h09,
+                 OP_WRITE_ONLY_IMM = 8'h0B;
+// RNR NAK with timer code 1 (0.01 ms), the shortest wait
+localparam [7:0] SYNDROME_RNR_NAK = 8'h21;
+// ibv_wc_opcode and ibv_wc_status values of receive completions
+localparam [7:0] WC_RECV = 8'd128, WC_RECV_RDMA_WITH_IMM = 8'd129, WC_SUCCESS = 8'd0, WC_LOC_LEN_ERR = 8'd1;
+localparam KEEP_WIDTH = DATA_WIDTH / 8;
+localparam RECV_WQE_BYTES = 32;
+localparam RECV_WQE_BEATS = RECV_WQE_BYTES / KEEP_WIDTH > 0 ? RECV_WQE_BYTES / KEEP_WIDTH : 1;
+localparam RECV_LANE_BITS = KEEP_WIDTH > RECV_WQE_BYTES ? RECV_WQE_BYTES * 8 : DATA_WIDTH;
 localparam [7:0] SYNDROME_ACK = 8'h1F, SYNDROME_PSN_SEQUENCE_ERROR = 8'h60,
                  SYNDROME_INVALID_REQUEST = 8'h61, SYNDROME_REMOTE_ACCESS_ERROR = 8'h62,
                  SYNDROME_REMOTE_OPERATIONAL_ERROR = 8'h63;
@@ -133,8 +182,11 @@ assign m_hdr_ip_source = local_ip;
 
 // ---- QP context: set-up fields and responder state, in RAM ----
 
-localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16 + 3; // valid, remote QPN, MAC, IP, UDP port, PMTU code
-localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32;  // error, nak_sent, ePSN, MSN, write open, VA, bytes left
+// valid, remote QPN, MAC, IP, UDP port, PMTU code, receive queue base and size
+localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4;
+// error, nak_sent, ePSN, MSN, write open, VA, bytes left, WRITE length; the receive queue's
+// consumer index and the receive being filled (open, wr_id, address, capacity, bytes so far)
+localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32 + 32 + 16 + 1 + 64 + 64 + 32 + 32;
 
 reg [CONTEXT_WIDTH-1:0] qp_context [0:QP_COUNT-1];
 reg [STATE_WIDTH-1:0]   qp_state [0:QP_COUNT-1];
@@ -162,8 +214,9 @@ always @(posedge clk) begin
         end
     end else if (cfg_qp_write) begin
         qp_context[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
-                                     cfg_qp_udp_source_port, cfg_qp_pmtu_code};
-        qp_state[cfg_qp_index] <= {1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0};
+                                     cfg_qp_udp_source_port, cfg_qp_pmtu_code, cfg_qp_rq_base, cfg_qp_rq_log_size};
+        qp_state[cfg_qp_index] <= {1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0, 32'd0, 16'd0, 1'b0,
+                                   64'd0, 64'd0, 32'd0, 32'd0};
     end else if (state_write) begin
         qp_state[state_write_index] <= state_write_data;
     end
@@ -203,7 +256,7 @@ end
 
 localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_DECIDE = 4'd2, S_WRITE_COMMAND = 4'd3, S_WRITE_DATA = 4'd4,
                  S_WRITE_STATUS = 4'd5, S_DRAIN = 4'd6, S_RESPOND = 4'd7, S_READ_PACKET = 4'd8,
-                 S_WRITEBACK = 4'd9;
+                 S_WRITEBACK = 4'd9, S_RECEIVE_WAIT = 4'd10, S_RECEIVE_LOAD = 4'd11, S_RECEIVE_CHECK = 4'd12;
 
 reg [3:0]  state;
 reg [7:0]  request_opcode;
@@ -213,6 +266,7 @@ reg [23:0] request_psn;
 reg [63:0] request_va;
 reg [31:0] request_rkey;
 reg [31:0] request_length;
+reg [31:0] request_immdt;
 reg [12:0] request_payload_bytes;
 
 // Context fields of the request's QP
@@ -220,25 +274,60 @@ wire        qp_valid = context_read[CONTEXT_WIDTH-1];
 wire [23:0] qp_remote_qpn = context_read[CONTEXT_WIDTH-2 -: 24];
 wire [47:0] qp_remote_mac = context_read[CONTEXT_WIDTH-26 -: 48];
 wire [31:0] qp_remote_ip = context_read[CONTEXT_WIDTH-74 -: 32];
-wire [15:0] qp_udp_source_port = context_read[18:3];
-wire [12:0] pmtu_bytes = 13'd256 << context_read[2:0];
+wire [15:0] qp_udp_source_port = context_read[86:71];
+wire [12:0] pmtu_bytes = 13'd256 << context_read[70:68];
+wire [63:0] qp_rq_base = context_read[67:4];
+wire [15:0] qp_rq_mask = (16'd1 << context_read[3:0]) - 16'd1;
 
 // Responder state of that QP, as read, then updated in these registers and written back
 reg        qp_error, nak_sent, write_open;
 reg [23:0] expected_psn, msn;
 reg [63:0] write_va;
-reg [31:0] write_bytes_left;
+reg [31:0] write_bytes_left, write_length;
+reg [15:0] rq_consumer;
+reg        receive_open;
+reg [63:0] receive_wr_id, receive_address;
+reg [31:0] receive_capacity, receive_bytes;
+reg [15:0] rq_producer;  // from the doorbell RAM
+
+// Receive-queue doorbells: the producer index of each QP's receive queue
+reg [15:0] rq_doorbell [0:QP_COUNT-1];
+wire       rq_doorbell_exists = QP_COUNT >= 65536 || rq_doorbell_qpn < QP_COUNT;
+always @(posedge clk) begin
+    if (cfg_qp_write && !clearing) begin
+        rq_doorbell[cfg_qp_index] <= 16'd0;
+    end else if (rq_doorbell_valid && rq_doorbell_exists) begin
+        rq_doorbell[rq_doorbell_qpn[QP_INDEX_WIDTH-1:0]] <= rq_doorbell_producer_index;
+    end
+end
+
+// The receive WQE being fetched
+reg [RECV_WQE_BYTES*8-1:0]         receive_wqe;
+reg [$clog2(RECV_WQE_BEATS+1)-1:0] receive_wqe_beat;
+assign m_recv_cmd_len = RECV_WQE_BYTES;
+assign m_cqe_qpn = {{(24-QP_INDEX_WIDTH){1'b0}}, request_qpn[QP_INDEX_WIDTH-1:0]};
 
 wire [23:0] psn_distance = request_psn - expected_psn;
 wire        psn_in_order = psn_distance == 24'd0;
 wire        psn_duplicate = psn_distance[23];
 
-wire is_write_start = request_opcode == OP_WRITE_FIRST || request_opcode == OP_WRITE_ONLY;
-wire is_write_continue = request_opcode == OP_WRITE_MIDDLE || request_opcode == OP_WRITE_LAST;
-wire is_write_end = request_opcode == OP_WRITE_LAST || request_opcode == OP_WRITE_ONLY;
+wire is_write_start = request_opcode == OP_WRITE_FIRST || request_opcode == OP_WRITE_ONLY
+                   || request_opcode == OP_WRITE_ONLY_IMM;
+wire is_write_continue = request_opcode == OP_WRITE_MIDDLE || request_opcode == OP_WRITE_LAST
+                      || request_opcode == OP_WRITE_LAST_IMM;
+wire is_write_end = request_opcode == OP_WRITE_LAST || request_opcode == OP_WRITE_ONLY
+                 || request_opcode == OP_WRITE_LAST_IMM || request_opcode == OP_WRITE_ONLY_IMM;
+wire is_write_only = request_opcode == OP_WRITE_ONLY || request_opcode == OP_WRITE_ONLY_IMM;
 wire is_read = request_opcode == OP_READ_REQUEST;
-// SEND (0x00-0x05) and WRITE with immediate (0x09, 0x0B) need a posted receive: not yet here
-wire is_unsupported_request = request_opcode <= 8'h05 || request_opcode == 8'h09 || request_opcode == 8'h0B;
+wire is_send = request_opcode <= OP_SEND_ONLY_IMM;
+wire is_send_start = request_opcode == OP_SEND_FIRST || request_opcode == OP_SEND_ONLY
+                  || request_opcode == OP_SEND_ONLY_IMM;
+wire is_send_continue = is_send && !is_send_start;
+wire is_send_end = is_send && request_opcode != OP_SEND_FIRST && request_opcode != OP_SEND_MIDDLE;
+wire has_immediate = request_opcode == OP_SEND_LAST_IMM || request_opcode == OP_SEND_ONLY_IMM
+                  || request_opcode == OP_WRITE_LAST_IMM || request_opcode == OP_WRITE_ONLY_IMM;
+// These take the next posted receive (IBA: SEND's first packet, a WRITE's immediate)
+wire takes_receive = is_send_start || request_opcode == OP_WRITE_LAST_IMM || request_opcode == OP_WRITE_ONLY_IMM;
 wire has_payload = request_payload_bytes != 13'd0;
 
 // Key and range check against the region the R_Key names
@@ -262,10 +351,13 @@ wire        read_last_packet = read_bytes_left <= {19'd0, pmtu_bytes};
 reg [3:0]  after_respond;
 reg        drain_after_respond;
 
-assign s_hdr_ready = state == S_IDLE && !cfg_qp_write && !clearing;
+// One receive completion at a time: the next request waits until the last one is taken
+assign s_hdr_ready = state == S_IDLE && !cfg_qp_write && !clearing && !m_cqe_valid;
+assign s_recv_tready = state == S_RECEIVE_WAIT;
 assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing;
 assign state_write_index = request_qpn[QP_INDEX_WIDTH-1:0];
-assign state_write_data = {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left};
+assign state_write_data = {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length,
+                           rq_consumer, receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes};
 assign s_payload_tready = (state == S_DRAIN) || (state == S_WRITE_DATA && m_write_data_tready);
 assign m_write_data_tvalid = state == S_WRITE_DATA && s_payload_tvalid;
 
@@ -293,6 +385,13 @@ always @(posedge clk) begin
     event_invalid_request <= 1'b0;
     event_write_done <= 1'b0;
     event_read_done <= 1'b0;
+    event_rnr_nak_sent <= 1'b0;
+    if (m_cqe_valid && m_cqe_ready) begin
+        m_cqe_valid <= 1'b0;
+    end
+    if (m_recv_cmd_valid && m_recv_cmd_ready) begin
+        m_recv_cmd_valid <= 1'b0;
+    end
 
     if (m_hdr_valid && m_hdr_ready) begin
         m_hdr_valid <= 1'b0;
@@ -314,14 +413,17 @@ always @(posedge clk) begin
                 request_va <= s_hdr_reth_va;
                 request_rkey <= s_hdr_reth_rkey;
                 request_length <= s_hdr_reth_length;
+                request_immdt <= s_hdr_immdt;
                 request_payload_bytes <= s_hdr_payload_bytes;
+                rq_producer <= rq_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                 context_read <= qp_context[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                 state_read <= qp_state[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                 state <= S_LOOKUP;
             end
         end
         S_LOOKUP: begin
-            {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left} <= state_read;
+            {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length, rq_consumer,
+             receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes} <= state_read;
             state <= S_DECIDE;
         end
         S_DECIDE: begin
@@ -355,11 +457,11 @@ always @(posedge clk) begin
                     state <= has_payload ? S_DRAIN : S_IDLE;
                     after_respond <= S_IDLE;
                 end
-            end else if (is_unsupported_request || (is_write_continue && !write_open)
+            end else if ((is_send_continue && !receive_open) || (is_write_continue && !write_open)
                          || (is_write_start && {19'd0, request_payload_bytes} > request_length)
-                         || (request_opcode == OP_WRITE_ONLY && {19'd0, request_payload_bytes} != request_length)
+                         || (is_write_only && {19'd0, request_payload_bytes} != request_length)
                          || (is_write_continue && {19'd0, request_payload_bytes} > write_bytes_left)
-                         || (request_opcode == OP_WRITE_LAST && {19'd0, request_payload_bytes} != write_bytes_left)) begin
+                         || (is_write_continue && is_write_end && {19'd0, request_payload_bytes} != write_bytes_left)) begin
                 event_invalid_request <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
@@ -370,6 +472,13 @@ always @(posedge clk) begin
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
                 respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_REMOTE_ACCESS_ERROR, 13'd0);
+                state <= S_RESPOND;
+            end else if (takes_receive && rq_consumer == rq_producer && !psn_duplicate) begin
+                // No receive posted: nothing is executed and the requester tries again later
+                event_rnr_nak_sent <= 1'b1;
+                event_nak_sent <= 1'b1;
+                nak_sent <= 1'b1;
+                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_RNR_NAK, 13'd0);
                 state <= S_RESPOND;
             end else if (is_read) begin
                 event_duplicate <= psn_duplicate;
@@ -385,17 +494,65 @@ always @(posedge clk) begin
                 end
                 state <= S_READ_PACKET;
             end else begin
-                // An in-order WRITE packet
+                // An in-order WRITE or SEND packet
                 nak_sent <= 1'b0;
                 if (is_write_start) begin
                     write_va <= request_va;
                     write_bytes_left <= request_length;
+                    write_length <= request_length;
                 end
+                if (takes_receive) begin
+                    m_recv_cmd_addr <= qp_rq_base + {43'd0, rq_consumer & qp_rq_mask, 5'd0};
+                    m_recv_cmd_valid <= 1'b1;
+                    receive_wqe_beat <= 0;
+                    state <= S_RECEIVE_WAIT;
+                end else if (is_send) begin
+                    state <= S_RECEIVE_CHECK;
+                end else begin
+                    state <= has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS;
+                end
+            end
+        end
+        S_RECEIVE_WAIT: begin
+            if (s_recv_tvalid) begin
+                receive_wqe[receive_wqe_beat * RECV_LANE_BITS +: RECV_LANE_BITS] <= s_recv_tdata[RECV_LANE_BITS-1:0];
+                receive_wqe_beat <= receive_wqe_beat + 1'b1;
+                if (s_recv_tlast) begin
+                    state <= S_RECEIVE_LOAD;
+                end
+            end
+        end
+        S_RECEIVE_LOAD: begin
+            rq_consumer <= rq_consumer + 16'd1;
+            receive_wr_id <= receive_wqe[63:0];
+            receive_address <= receive_wqe[127:64];
+            receive_capacity <= receive_wqe[159:128];
+            receive_bytes <= 32'd0;
+            receive_open <= is_send;
+            state <= is_send ? S_RECEIVE_CHECK : (has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS);
+        end
+        S_RECEIVE_CHECK: begin
+            if (receive_bytes + {19'd0, request_payload_bytes} > receive_capacity) begin
+                // Longer than the posted buffer: the receive fails, the requester hears invalid request
+                m_cqe_valid <= 1'b1;
+                m_cqe_wr_id <= receive_wr_id;
+                m_cqe_byte_len <= 32'd0;
+                m_cqe_immediate <= 32'd0;
+                m_cqe_immediate_valid <= 1'b0;
+                m_cqe_opcode <= WC_RECV;
+                m_cqe_status <= WC_LOC_LEN_ERR;
+                receive_open <= 1'b0;
+                event_invalid_request <= 1'b1;
+                event_nak_sent <= 1'b1;
+                qp_error <= 1'b1;
+                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_INVALID_REQUEST, 13'd0);
+                state <= S_RESPOND;
+            end else begin
                 state <= has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS;
             end
         end
         S_WRITE_COMMAND: begin
-            m_write_cmd_addr <= write_va;
+            m_write_cmd_addr <= is_send ? receive_address + {32'd0, receive_bytes} : write_va;
             m_write_cmd_len <= {3'd0, request_payload_bytes};
             m_write_cmd_valid <= 1'b1;
             state <= S_WRITE_DATA;
@@ -408,13 +565,28 @@ always @(posedge clk) begin
         S_WRITE_STATUS: begin
             // The ACK promises the data is in memory: wait for the write responses
             if (write_status_valid || !has_payload) begin
-                write_va <= write_va + {51'd0, request_payload_bytes};
-                write_bytes_left <= write_bytes_left - {19'd0, request_payload_bytes};
-                write_open <= !is_write_end;
+                if (is_send) begin
+                    receive_bytes <= receive_bytes + {19'd0, request_payload_bytes};
+                    receive_open <= !is_send_end;
+                end else begin
+                    write_va <= write_va + {51'd0, request_payload_bytes};
+                    write_bytes_left <= write_bytes_left - {19'd0, request_payload_bytes};
+                    write_open <= !is_write_end;
+                end
                 expected_psn <= expected_psn + 24'd1;
-                if (is_write_end) begin
+                if (is_write_end || is_send_end) begin
                     msn <= msn + 24'd1;
-                    event_write_done <= 1'b1;
+                    event_write_done <= is_write_end;
+                end
+                // The message's receive completes once its data is in memory
+                if (is_send_end || (is_write_end && has_immediate)) begin
+                    m_cqe_valid <= 1'b1;
+                    m_cqe_wr_id <= receive_wr_id;
+                    m_cqe_byte_len <= is_send ? receive_bytes + {19'd0, request_payload_bytes} : write_length;
+                    m_cqe_immediate <= request_immdt;
+                    m_cqe_immediate_valid <= has_immediate;
+                    m_cqe_opcode <= is_send ? WC_RECV : WC_RECV_RDMA_WITH_IMM;
+                    m_cqe_status <= WC_SUCCESS;
                 end
                 if (write_status_valid && write_status_error) begin
                     qp_error <= 1'b1;
@@ -426,7 +598,7 @@ always @(posedge clk) begin
                     event_ack_sent <= 1'b1;
                     respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_ACK, 13'd0);
                     drain_after_respond <= 1'b0;
-                    m_hdr_aeth_msn <= is_write_end ? msn + 24'd1 : msn;
+                    m_hdr_aeth_msn <= is_write_end || is_send_end ? msn + 24'd1 : msn;
                     state <= S_RESPOND;
                 end else begin
                     state <= S_WRITEBACK;
@@ -494,6 +666,8 @@ always @(posedge clk) begin
         m_hdr_valid <= 1'b0;
         m_write_cmd_valid <= 1'b0;
         m_read_cmd_valid <= 1'b0;
+        m_recv_cmd_valid <= 1'b0;
+        m_cqe_valid <= 1'b0;
     end
 end
 

@@ -153,6 +153,21 @@ REGISTERS = (
             Field('pmtu_code', 4, 3, 'rw', 0x2),
             Field('timeout', 8, 5, 'rw', 0xe),
             Field('retry_count', 16, 3, 'rw', 0x7),
+            Field('rq_log_size', 20, 4, 'rw', 0x4),
+        ),
+        '',
+    ),
+    Register(
+        'QP_RQ_BASE_LOW', 0x0070, 32,
+        (
+            Field('value', 0, 32, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'QP_RQ_BASE_HIGH', 0x0074, 32,
+        (
+            Field('value', 0, 32, 'rw', 0x0),
         ),
         '',
     ),
@@ -208,6 +223,14 @@ REGISTERS = (
             Field('qpn', 16, 16, 'w', 0x0),
         ),
         'Write after placing WQEs: the send queue of QP qpn now ends before entry producer_index (free running, modulo 2^16). A doorbell for a missing QP, or one claiming more WQEs than the ring holds, is counted in DOORBELLS_REJECTED and ignored.',
+    ),
+    Register(
+        'RQ_DOORBELL', 0x00a4, 32,
+        (
+            Field('producer_index', 0, 16, 'w', 0x0),
+            Field('qpn', 16, 16, 'w', 0x0),
+        ),
+        'Write after placing receive WQEs: the receive queue of QP qpn now ends before entry producer_index (free running, modulo 2^16).',
     ),
     Register(
         'CQ_BASE_LOW', 0x00b0, 32,
@@ -490,6 +513,13 @@ REGISTERS = (
         ),
         'Cycles from the first beat sent to the MAC after reset to the latest, both included: TX_BEATS / TX_SPAN_CYCLES is the beat utilisation of a burst.',
     ),
+    Register(
+        'RNR_NAKS_SENT', 0x018c, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'RNR NAKs sent: a SEND or WRITE with immediate found no posted receive.',
+    ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020000, 0x18c, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020000, 0x190, REGISTERS)

@@ -17,16 +17,18 @@ from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.sim import rdma_driver
 from dpuv.sim.cocotb_access import AxiLiteAccess
 from dpuv.sim.pcap_capture import WireCapture
-from dpuv.sim.rdma_driver import HostQueues, WcStatus
+from dpuv.sim.rdma_driver import HostQueues, WcOpcode, WcStatus
 from dpuv.sim.regmap import rdma_engine
 from dpuv.sim.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset, test_rng
 
 PMTU = 1024
-MEMORY_BYTES = 0x20000
+MEMORY_BYTES = 0x40000
 SQ_BASE, SQ_LOG_SIZE = 0x1000, 6
 CQ_BASE, CQ_LOG_SIZE = 0x2000, 7
-LOCAL_BASE, LOCAL_BYTES = 0x4000, 0x8000       # sources of WRITEs, destinations of READs
-REGION_BASE, REGION_BYTES = 0x10000, 0x10000   # what the other side may WRITE (low half) and READ (high half)
+RQ_BASE, RQ_LOG_SIZE = 0x3000, 6
+LOCAL_BASE, LOCAL_BYTES = 0x4000, 0xC000       # sources of WRITEs and SENDs, destinations of READs
+RECEIVE_BASE, RECEIVE_BYTES = 0x10000, 0x10000  # buffers of the receives posted for the peer's SENDs
+REGION_BASE, REGION_BYTES = 0x20000, 0x20000   # what the other side may WRITE (low half) and READ (high half)
 RKEY = 0x00C0DE05
 TIMEOUT_CODE = 2
 LOOP_CYCLES = 16
@@ -54,23 +56,32 @@ class Side:
         await rdma_driver.set_up(self.registers, self.endpoint.mac, self.endpoint.ip, PMTU)
         await rdma_driver.create_qp(self.registers, self.qpn, peer.qpn, peer.endpoint.mac, peer.endpoint.ip,
                                     self.endpoint.udp_source_port, peer_first_psn, pmtu=PMTU, send_psn=first_psn,
-                                    sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE, timeout=TIMEOUT_CODE)
+                                    sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE,
+                                    timeout=TIMEOUT_CODE)
         await rdma_driver.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES)
         self.host.attach_send_queue(self.qpn, SQ_BASE, SQ_LOG_SIZE)
+        self.host.attach_receive_queue(self.qpn, RQ_BASE, RQ_LOG_SIZE)
         await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
 
 
 def random_work(rng: random.Random, side: Side, count: int, max_length: int) -> list[tuple[WorkRequest, int]]:
-    """WRITEs into the peer's low half, READs from its high half (never written), each request
-    with a local buffer of its own."""
+    """WRITEs (some with immediate) into the peer's low half, READs from its high half (never
+    written), SENDs (some with immediate) into the peer's receives; each request with a local
+    buffer of its own."""
     work, local, remote_write, remote_read = [], LOCAL_BASE, REGION_BASE, REGION_BASE + REGION_BYTES // 2
     for wr_id in range(count):
         length = rng.choice([0, 1, 64, PMTU - 1, PMTU, PMTU + 1, rng.randint(1, max_length)])
         length = min(length, max_length)
-        if rng.random() < 0.5:
+        kind = rng.choice(("write", "read", "send"))
+        imm = rng.getrandbits(32) if rng.random() < 0.3 else None
+        if kind == "send":
             data = rng.randbytes(length)
             side.memory.write(local, data)
-            request = WorkRequest.write(wr_id, data, remote_write, RKEY)
+            request = WorkRequest.send(wr_id, data, imm)
+        elif kind == "write":
+            data = rng.randbytes(length)
+            side.memory.write(local, data)
+            request = WorkRequest.write(wr_id, data, remote_write, RKEY, imm)
             remote_write += length + rng.randint(0, 7)
         else:
             length = max(length, 1)
@@ -109,15 +120,27 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
     work = {"a": random_work(rng, a, count, max_length), "b": random_work(rng, b, count, max_length)}
     wires = {"a": LossyWire(wire, rng.getrandbits(32)), "b": LossyWire(wire, rng.getrandbits(32))}
     capture = WireCapture()
+    # Each side posts a receive for every SEND and WRITE with immediate the other will send
+    expected_receives = {}
+    for side, peer in ((a, b), (b, a)):
+        consuming = [request for request, _ in work[peer.name] if request.imm is not None or request.opcode.name == "SEND"]
+        buffers = []
+        for index, request in enumerate(consuming):
+            address = RECEIVE_BASE + index * max_length
+            assert address + max_length <= RECEIVE_BASE + RECEIVE_BYTES
+            await side.host.post_receive(side.qpn, 0x8000 + index, address, max_length)
+            buffers.append(address)
+        expected_receives[side.name] = list(zip(consuming, buffers))
     for side in (a, b):
         for request, local in work[side.name]:
             side.host.place(side.qpn, request, local)
         await side.host.ring(side.qpn)
     cycle = 0
-    while any(len(side.completions) < count for side in (a, b)):
+    wanted = {side.name: count + len(expected_receives[side.name]) for side in (a, b)}
+    while any(len(side.completions) < wanted[side.name] for side in (a, b)):
         if cycle >= limit_cycles:
             describe_stall(dut)
-        assert cycle < limit_cycles, f"completions a {len(a.completions)}, b {len(b.completions)} of {count}"
+        assert cycle < limit_cycles, f"completions a {len(a.completions)}, b {len(b.completions)} of {wanted}"
         now = cycle * CLOCK_PERIOD_NS
         for source, destination in ((a, b), (b, a)):
             while not source.tx.empty():
@@ -133,11 +156,23 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
         cycle += LOOP_CYCLES
     capture.save()
     for side, peer in ((a, b), (b, a)):
-        assert [c.wr_id for c in side.completions] == [r.wr_id for r, _ in work[side.name]]
+        sends = [c for c in side.completions if c.opcode < WcOpcode.RECV]
+        receives = [c for c in side.completions if c.opcode >= WcOpcode.RECV]
+        assert [c.wr_id for c in sends] == [r.wr_id for r, _ in work[side.name]]
         assert all(c.status == WcStatus.SUCCESS for c in side.completions), side.completions
+        assert [c.wr_id for c in receives] == [0x8000 + index for index in range(len(expected_receives[side.name]))]
+        for completion, (request, address) in zip(receives, expected_receives[side.name]):
+            assert completion.immediate == request.imm
+            if request.opcode.name.startswith("SEND"):
+                assert completion.opcode == WcOpcode.RECV and completion.byte_len == request.length
+                assert side.memory.read(address, request.length) == request.data, f"SEND into {side.name}"
+            else:
+                assert completion.opcode == WcOpcode.RECV_RDMA_WITH_IMM
         expected_peer = bytearray(remote_before[peer.name])
         for request, local in work[side.name]:
             offset = request.remote_address - REGION_BASE
+            if request.opcode.name.startswith("SEND"):
+                continue
             if request.opcode.name == "RDMA_READ":
                 assert side.memory.read(local, request.length) == \
                     remote_before[peer.name][offset:offset + request.length], f"{side.name} READ {request.wr_id}"
@@ -148,7 +183,7 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
 
 
 @cocotb.test()
-async def two_engines_exchange_writes_and_reads_both_ways(dut):
+async def two_engines_exchange_writes_reads_and_sends_both_ways(dut):
     rng = test_rng("clean")
     a, b = await run_pair(dut, WireConfig(latency_ns=200), 30, 3 * PMTU, rng)
     for side in (a, b):

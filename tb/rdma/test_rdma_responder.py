@@ -16,6 +16,7 @@ from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.sim import perf, rdma_driver
 from dpuv.sim.cocotb_access import AxiLiteAccess
 from dpuv.sim.pcap_capture import WireCapture
+from dpuv.sim.rdma_driver import HostQueues, WcOpcode, WcStatus
 from dpuv.sim.regmap import rdma_engine
 from dpuv.sim.testbench import CLOCK_PERIOD_NS, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
 
@@ -29,6 +30,10 @@ REGION_BASE = 0x10000
 REGION_BYTES = 0x10000
 # 4.096 us x 2^3: long enough for a 4 KiB message in flight, short enough for many retries
 ACK_TIMEOUT_CODE = 3
+# Host memory below the region: the receive queue, the completion queue, receive buffers
+RQ_BASE, RQ_LOG_SIZE = 0x1000, 5
+RESPONDER_CQ_BASE, RESPONDER_CQ_LOG_SIZE = 0x3000, 7
+RECEIVE_BUFFERS = 0x4000
 LOOP_CYCLES = 16
 
 
@@ -46,6 +51,7 @@ class TB:
         self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
         quiet(self.bus.master.write_if, self.bus.master.read_if)
         self.registers = self.bus.window(0, rdma_engine.BLOCK)
+        self.host = HostQueues(self.registers, self.memory.write, self.memory.read)
         self.events = {}
         self.cycle = 0
         # ePSNs carried by the NAKs (PSN sequence error) the responder sent, in order
@@ -69,8 +75,10 @@ class TB:
         """What host software does: addresses, one QP, one region; all through the registers."""
         await rdma_driver.set_up(self.registers, DUT.mac, DUT.ip, PMTU)
         await rdma_driver.create_qp(self.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port,
-                                    expected_psn, pmtu=PMTU)
+                                    expected_psn, pmtu=PMTU, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE)
         await rdma_driver.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES, *region_access)
+        self.host.attach_receive_queue(DUT_QPN, RQ_BASE, RQ_LOG_SIZE)
+        await self.host.create_completion_queue(RESPONDER_CQ_BASE, RESPONDER_CQ_LOG_SIZE)
 
     async def read_events(self) -> dict[str, int]:
         self.events = await rdma_driver.read_counters(self.registers)
@@ -130,16 +138,23 @@ class TB:
             peers[by_qpn.get(destination, 0)].receive(frame, now)
 
 
+MAX_SENDS = (REGION_BASE - RECEIVE_BUFFERS) // (3 * PMTU)
+
+
 def random_work(rng: random.Random, shadow: bytearray, count: int, disjoint: bool,
-                max_length: int = 3 * PMTU) -> tuple[list[WorkRequest], dict[int, bytes]]:
-    """WRITEs and READs inside the region; what each READ must return, given the order.
+                max_length: int = 3 * PMTU) -> tuple[list[WorkRequest], dict[int, bytes], list[WorkRequest]]:
+    """WRITEs and READs inside the region, and SENDs; what each READ must return, given the order.
 
     A READ that is retried is executed again, after any WRITE behind it that already landed
     (IBA: no fence, no guarantee), so on a lossy wire READs and WRITEs use separate halves."""
-    requests, reads = [], {}
+    requests, reads, sends = [], {}, []
     half = REGION_BYTES // 2
     for wr_id in range(count):
         length = min(max_length, rng.choice([0, 1, 3, 4, 63, 64, 65, PMTU - 1, PMTU, PMTU + 1, rng.randint(1, 3 * PMTU)]))
+        if rng.random() < 0.2 and len(sends) < MAX_SENDS:
+            sends.append(WorkRequest.send(wr_id, rng.randbytes(length), rng.choice([None, rng.getrandbits(32)])))
+            requests.append(sends[-1])
+            continue
         is_write = rng.random() < 0.6
         if disjoint:
             offset = rng.randrange(0, half - length + 1) + (0 if is_write else half)
@@ -152,7 +167,7 @@ def random_work(rng: random.Random, shadow: bytearray, count: int, disjoint: boo
         else:
             requests.append(WorkRequest.read(wr_id, REGION_BASE + offset, RKEY, length))
             reads[wr_id] = bytes(shadow[offset:offset + length])
-    return requests, reads
+    return requests, reads, sends
 
 
 async def exchange(dut, tb: TB, rng: random.Random, count: int, first_psn: int, disjoint: bool = False,
@@ -160,7 +175,9 @@ async def exchange(dut, tb: TB, rng: random.Random, count: int, first_psn: int, 
     shadow = bytearray(tb.memory.read(REGION_BASE, REGION_BYTES))
     await tb.set_up(first_psn)
     peer = tb.requester(first_psn)
-    requests, reads = random_work(rng, shadow, count, disjoint, max_length)
+    requests, reads, sends = random_work(rng, shadow, count, disjoint, max_length)
+    for index in range(len(sends)):
+        await tb.host.post_receive(DUT_QPN, 0x100 + index, RECEIVE_BUFFERS + index * 3 * PMTU, 3 * PMTU)
     for request in requests:
         peer.post_send(request)
     completions = await tb.run(peer, len(requests))
@@ -170,6 +187,13 @@ async def exchange(dut, tb: TB, rng: random.Random, count: int, first_psn: int, 
         if completion.wr_id in reads:
             assert completion.data == reads[completion.wr_id], f"READ {completion.wr_id} returned other bytes"
     assert tb.memory.read(REGION_BASE, REGION_BYTES) == bytes(shadow), "memory differs from the WRITEs"
+    # Every SEND landed once, in order, in the receive posted for it
+    received = await tb.host.poll()
+    assert [c.wr_id for c in received] == [0x100 + index for index in range(len(sends))], received
+    for index, (completion, send) in enumerate(zip(received, sends)):
+        assert (completion.status, completion.opcode) == (WcStatus.SUCCESS, WcOpcode.RECV), completion
+        assert (completion.byte_len, completion.immediate) == (len(send.data), send.imm), completion
+        assert tb.memory.read(RECEIVE_BUFFERS + index * 3 * PMTU, len(send.data)) == send.data, f"SEND {send.wr_id}"
     moved = sum(request.length for request in requests)
     dut._log.info("%d work requests (%d bytes) complete in %d cycles; events %s", count, moved, tb.cycle, tb.events)
     return peer
@@ -234,7 +258,7 @@ async def a_bad_key_is_nakked_and_the_qp_stops(dut):
 
 
 @cocotb.test(timeout_time=100, timeout_unit="ms")
-async def unknown_qps_and_sends_are_refused(dut):
+async def unknown_qps_are_dropped_and_counted(dut):
     rng = test_rng("refused")
     tb = TB(dut, rng)
     await tb.reset()
@@ -245,10 +269,53 @@ async def unknown_qps_and_sends_are_refused(dut):
     completions = await tb.run(stranger, 1, limit_cycles=400_000)
     assert completions[0].status is CompletionStatus.RETRY_EXCEEDED, completions
     assert tb.events["unknown_qp_drops"] >= 1 and tb.events["acks_sent"] == 0, tb.events
+
+
+@cocotb.test(timeout_time=200, timeout_unit="ms")
+async def sends_land_in_posted_receives(dut):
+    """SEND (one and several packets, empty, with immediate) and WRITE with immediate from the
+    model requester: with no receive posted the engine answers RNR NAK and executes nothing; once
+    receives are posted every message lands in its buffer, and its receive completes with the
+    length and immediate. A SEND longer than its buffer fails its receive with LOC_LEN_ERR and
+    the requester with invalid request."""
+    rng = test_rng("sends")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
     peer = tb.requester(0)
-    peer.post_send(WorkRequest.send(2, b"no receive queue yet"))
+    messages = [rng.randbytes(length) for length in (17, 0, PMTU, 3 * PMTU - 5, 64)]
+    immediates = [None, 0x0BADF00D, None, 0x12345678, None]
+    for wr_id, (data, imm) in enumerate(zip(messages, immediates)):
+        peer.post_send(WorkRequest.send(wr_id, data, imm))
+    peer.post_send(WorkRequest.write(len(messages), b"w" * 100, REGION_BASE, RKEY, imm=0xCAFE))
+    # No receive yet: RNR NAKs only, and the peer waits and tries again
+    for _ in range(200):
+        await tb.step([peer])
+        await ClockCycles(dut.clk, LOOP_CYCLES)
+    assert peer.take_completions() == []
+    events = await tb.read_events()
+    assert events["rnr_naks_sent"] >= 1 and events["acks_sent"] == 0, events
+    buffers = [RECEIVE_BUFFERS + index * 4 * PMTU for index in range(len(messages) + 1)]
+    for wr_id, address in enumerate(buffers):
+        await tb.host.post_receive(DUT_QPN, 0x100 + wr_id, address, 3 * PMTU)
+    completions = await tb.run(peer, len(messages) + 1)
+    assert all(c.status is CompletionStatus.SUCCESS for c in completions), completions
+    received = await tb.host.poll()
+    assert [c.wr_id for c in received] == [0x100 + index for index in range(len(messages) + 1)]
+    for completion, data, imm, address in zip(received, messages, immediates, buffers):
+        assert (completion.status, completion.opcode) == (WcStatus.SUCCESS, WcOpcode.RECV)
+        assert completion.byte_len == len(data) and completion.immediate == imm and completion.qpn == DUT_QPN
+        assert tb.memory.read(address, len(data)) == data, f"SEND {completion.wr_id:#x} bytes"
+    write_imm = received[-1]
+    assert (write_imm.opcode, write_imm.byte_len, write_imm.immediate) == (WcOpcode.RECV_RDMA_WITH_IMM, 100, 0xCAFE)
+    assert tb.memory.read(REGION_BASE, 100) == b"w" * 100
+    # Longer than the buffer posted for it
+    await tb.host.post_receive(DUT_QPN, 0x200, RECEIVE_BUFFERS, 10)
+    peer.post_send(WorkRequest.send(99, rng.randbytes(11)))
     completions = await tb.run(peer, 1)
     assert completions[0].status is CompletionStatus.REMOTE_INVALID_REQUEST, completions
+    failed = await tb.host.poll()
+    assert [(c.wr_id, c.status) for c in failed] == [(0x200, WcStatus.LOC_LEN_ERR)]
 
 
 @cocotb.test(timeout_time=100, timeout_unit="ms")

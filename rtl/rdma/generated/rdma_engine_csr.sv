@@ -52,6 +52,9 @@ module rdma_engine_csr (
         output logic [2:0] hwif_out_qp_transport_pmtu_code,
         output logic [4:0] hwif_out_qp_transport_timeout,
         output logic [2:0] hwif_out_qp_transport_retry_count,
+        output logic [3:0] hwif_out_qp_transport_rq_log_size,
+        output logic [31:0] hwif_out_qp_rq_base_low_value,
+        output logic [31:0] hwif_out_qp_rq_base_high_value,
         output logic [7:0] hwif_out_mr_index_value,
         output logic [31:0] hwif_out_mr_rkey_value,
         output logic [31:0] hwif_out_mr_base_low_value,
@@ -64,6 +67,9 @@ module rdma_engine_csr (
         output logic [15:0] hwif_out_sq_doorbell_producer_index,
         output logic hwif_out_sq_doorbell_producer_index_swmod,
         output logic [15:0] hwif_out_sq_doorbell_qpn,
+        output logic [15:0] hwif_out_rq_doorbell_producer_index,
+        output logic hwif_out_rq_doorbell_producer_index_swmod,
+        output logic [15:0] hwif_out_rq_doorbell_qpn,
         output logic [31:0] hwif_out_cq_base_low_value,
         output logic [31:0] hwif_out_cq_base_high_value,
         output logic [3:0] hwif_out_cq_config_log_size,
@@ -104,7 +110,8 @@ module rdma_engine_csr (
         input wire [31:0] hwif_in_doorbell_latency_sum_value,
         input wire [31:0] hwif_in_doorbell_latency_count_value,
         input wire [31:0] hwif_in_tx_beats_value,
-        input wire [31:0] hwif_in_tx_span_cycles_value
+        input wire [31:0] hwif_in_tx_span_cycles_value,
+        input wire [31:0] hwif_in_rnr_naks_sent_value
     );
 
     //--------------------------------------------------------------------------
@@ -324,6 +331,8 @@ module rdma_engine_csr (
     logic decoded_reg_strb_qp_sq_base_low;
     logic decoded_reg_strb_qp_sq_base_high;
     logic decoded_reg_strb_qp_transport;
+    logic decoded_reg_strb_qp_rq_base_low;
+    logic decoded_reg_strb_qp_rq_base_high;
     logic decoded_reg_strb_mr_index;
     logic decoded_reg_strb_mr_rkey;
     logic decoded_reg_strb_mr_base_low;
@@ -331,6 +340,7 @@ module rdma_engine_csr (
     logic decoded_reg_strb_mr_length;
     logic decoded_reg_strb_mr_ctrl;
     logic decoded_reg_strb_sq_doorbell;
+    logic decoded_reg_strb_rq_doorbell;
     logic decoded_reg_strb_cq_base_low;
     logic decoded_reg_strb_cq_base_high;
     logic decoded_reg_strb_cq_config;
@@ -371,6 +381,7 @@ module rdma_engine_csr (
     logic decoded_reg_strb_doorbell_latency_count;
     logic decoded_reg_strb_tx_beats;
     logic decoded_reg_strb_tx_span_cycles;
+    logic decoded_reg_strb_rnr_naks_sent;
     logic decoded_err;
 
     logic decoded_req;
@@ -451,6 +462,12 @@ module rdma_engine_csr (
         decoded_reg_strb_qp_transport = cpuif_req_masked & (cpuif_addr == 12'h6c);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h6c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h6c);
+        decoded_reg_strb_qp_rq_base_low = cpuif_req_masked & (cpuif_addr == 12'h70);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h70);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h70);
+        decoded_reg_strb_qp_rq_base_high = cpuif_req_masked & (cpuif_addr == 12'h74);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h74);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h74);
         decoded_reg_strb_mr_index = cpuif_req_masked & (cpuif_addr == 12'h80);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h80);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h80);
@@ -472,6 +489,9 @@ module rdma_engine_csr (
         decoded_reg_strb_sq_doorbell = cpuif_req_masked & (cpuif_addr == 12'ha0) & cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'ha0);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'ha0) & cpuif_req_is_wr;
+        decoded_reg_strb_rq_doorbell = cpuif_req_masked & (cpuif_addr == 12'ha4) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'ha4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'ha4) & cpuif_req_is_wr;
         decoded_reg_strb_cq_base_low = cpuif_req_masked & (cpuif_addr == 12'hb0);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hb0);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hb0);
@@ -592,6 +612,9 @@ module rdma_engine_csr (
         decoded_reg_strb_tx_span_cycles = cpuif_req_masked & (cpuif_addr == 12'h188) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h188);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h188) & !cpuif_req_is_wr;
+        decoded_reg_strb_rnr_naks_sent = cpuif_req_masked & (cpuif_addr == 12'h18c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h18c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h18c) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -686,6 +709,18 @@ module rdma_engine_csr (
     logic [2:0] field_storage_qp_transport_retry_count_value;
     logic [2:0] field_combo_qp_transport_retry_count_next;
     logic field_combo_qp_transport_retry_count_load_next;
+    // Field: rdma_engine.QP_TRANSPORT.rq_log_size
+    logic [3:0] field_storage_qp_transport_rq_log_size_value;
+    logic [3:0] field_combo_qp_transport_rq_log_size_next;
+    logic field_combo_qp_transport_rq_log_size_load_next;
+    // Field: rdma_engine.QP_RQ_BASE_LOW.value
+    logic [31:0] field_storage_qp_rq_base_low_value_value;
+    logic [31:0] field_combo_qp_rq_base_low_value_next;
+    logic field_combo_qp_rq_base_low_value_load_next;
+    // Field: rdma_engine.QP_RQ_BASE_HIGH.value
+    logic [31:0] field_storage_qp_rq_base_high_value_value;
+    logic [31:0] field_combo_qp_rq_base_high_value_next;
+    logic field_combo_qp_rq_base_high_value_load_next;
     // Field: rdma_engine.MR_INDEX.value
     logic [7:0] field_storage_mr_index_value_value;
     logic [7:0] field_combo_mr_index_value_next;
@@ -730,6 +765,14 @@ module rdma_engine_csr (
     logic [15:0] field_storage_sq_doorbell_qpn_value;
     logic [15:0] field_combo_sq_doorbell_qpn_next;
     logic field_combo_sq_doorbell_qpn_load_next;
+    // Field: rdma_engine.RQ_DOORBELL.producer_index
+    logic [15:0] field_storage_rq_doorbell_producer_index_value;
+    logic [15:0] field_combo_rq_doorbell_producer_index_next;
+    logic field_combo_rq_doorbell_producer_index_load_next;
+    // Field: rdma_engine.RQ_DOORBELL.qpn
+    logic [15:0] field_storage_rq_doorbell_qpn_value;
+    logic [15:0] field_combo_rq_doorbell_qpn_next;
+    logic field_combo_rq_doorbell_qpn_load_next;
     // Field: rdma_engine.CQ_BASE_LOW.value
     logic [31:0] field_storage_cq_base_low_value_value;
     logic [31:0] field_combo_cq_base_low_value_next;
@@ -1157,6 +1200,66 @@ module rdma_engine_csr (
     end
     assign hwif_out_qp_transport_retry_count = field_storage_qp_transport_retry_count_value;
     always @(*) begin
+        logic [3:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_transport_rq_log_size_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_transport && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_transport_rq_log_size_value & ~decoded_wr_biten[23:20]) | (decoded_wr_data[23:20] & decoded_wr_biten[23:20]);
+            load_next_c = '1;
+        end
+        field_combo_qp_transport_rq_log_size_next = next_c;
+        field_combo_qp_transport_rq_log_size_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_transport_rq_log_size_value <= 4'h4;
+        end else if(field_combo_qp_transport_rq_log_size_load_next) begin
+            field_storage_qp_transport_rq_log_size_value <= field_combo_qp_transport_rq_log_size_next;
+        end
+    end
+    assign hwif_out_qp_transport_rq_log_size = field_storage_qp_transport_rq_log_size_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_rq_base_low_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_rq_base_low && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_rq_base_low_value_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_qp_rq_base_low_value_next = next_c;
+        field_combo_qp_rq_base_low_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_rq_base_low_value_value <= 32'h0;
+        end else if(field_combo_qp_rq_base_low_value_load_next) begin
+            field_storage_qp_rq_base_low_value_value <= field_combo_qp_rq_base_low_value_next;
+        end
+    end
+    assign hwif_out_qp_rq_base_low_value = field_storage_qp_rq_base_low_value_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_rq_base_high_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_rq_base_high && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_rq_base_high_value_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_qp_rq_base_high_value_next = next_c;
+        field_combo_qp_rq_base_high_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_rq_base_high_value_value <= 32'h0;
+        end else if(field_combo_qp_rq_base_high_value_load_next) begin
+            field_storage_qp_rq_base_high_value_value <= field_combo_qp_rq_base_high_value_next;
+        end
+    end
+    assign hwif_out_qp_rq_base_high_value = field_storage_qp_rq_base_high_value_value;
+    always @(*) begin
         logic [7:0] next_c;
         logic load_next_c;
         next_c = field_storage_mr_index_value_value;
@@ -1381,6 +1484,47 @@ module rdma_engine_csr (
     end
     assign hwif_out_sq_doorbell_qpn = field_storage_sq_doorbell_qpn_value;
     always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_rq_doorbell_producer_index_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_rq_doorbell && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_rq_doorbell_producer_index_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_rq_doorbell_producer_index_next = next_c;
+        field_combo_rq_doorbell_producer_index_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_rq_doorbell_producer_index_value <= 16'h0;
+        end else if(field_combo_rq_doorbell_producer_index_load_next) begin
+            field_storage_rq_doorbell_producer_index_value <= field_combo_rq_doorbell_producer_index_next;
+        end
+    end
+    assign hwif_out_rq_doorbell_producer_index = field_storage_rq_doorbell_producer_index_value;
+    assign hwif_out_rq_doorbell_producer_index_swmod = decoded_reg_strb_rq_doorbell && decoded_req_is_wr && (|(decoded_wr_biten[15:0]));
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_rq_doorbell_qpn_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_rq_doorbell && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_rq_doorbell_qpn_value & ~decoded_wr_biten[31:16]) | (decoded_wr_data[31:16] & decoded_wr_biten[31:16]);
+            load_next_c = '1;
+        end
+        field_combo_rq_doorbell_qpn_next = next_c;
+        field_combo_rq_doorbell_qpn_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_rq_doorbell_qpn_value <= 16'h0;
+        end else if(field_combo_rq_doorbell_qpn_load_next) begin
+            field_storage_rq_doorbell_qpn_value <= field_combo_rq_doorbell_qpn_next;
+        end
+    end
+    assign hwif_out_rq_doorbell_qpn = field_storage_rq_doorbell_qpn_value;
+    always @(*) begin
         logic [31:0] next_c;
         logic load_next_c;
         next_c = field_storage_cq_base_low_value_value;
@@ -1581,6 +1725,13 @@ always @(*) begin
             readback_data_var[6:4] = field_storage_qp_transport_pmtu_code_value;
             readback_data_var[12:8] = field_storage_qp_transport_timeout_value;
             readback_data_var[18:16] = field_storage_qp_transport_retry_count_value;
+            readback_data_var[23:20] = field_storage_qp_transport_rq_log_size_value;
+        end
+        if(rd_mux_addr == 12'h70) begin
+            readback_data_var[31:0] = field_storage_qp_rq_base_low_value_value;
+        end
+        if(rd_mux_addr == 12'h74) begin
+            readback_data_var[31:0] = field_storage_qp_rq_base_high_value_value;
         end
         if(rd_mux_addr == 12'h80) begin
             readback_data_var[7:0] = field_storage_mr_index_value_value;
@@ -1721,6 +1872,9 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h188) begin
             readback_data_var[31:0] = hwif_in_tx_span_cycles_value;
+        end
+        if(rd_mux_addr == 12'h18c) begin
+            readback_data_var[31:0] = hwif_in_rnr_naks_sent_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

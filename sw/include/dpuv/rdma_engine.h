@@ -154,6 +154,22 @@ extern "C" {
 #define RDMA_ENGINE__QP_TRANSPORT__RETRY_COUNT_bp 16
 #define RDMA_ENGINE__QP_TRANSPORT__RETRY_COUNT_bw 3
 #define RDMA_ENGINE__QP_TRANSPORT__RETRY_COUNT_reset 0x7
+#define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_bm 0xf00000
+#define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_bp 20
+#define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_bw 4
+#define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_reset 0x4
+
+// reg - rdma_engine::QP_RQ_BASE_LOW
+#define RDMA_ENGINE__QP_RQ_BASE_LOW__VALUE_bm 0xffffffff
+#define RDMA_ENGINE__QP_RQ_BASE_LOW__VALUE_bp 0
+#define RDMA_ENGINE__QP_RQ_BASE_LOW__VALUE_bw 32
+#define RDMA_ENGINE__QP_RQ_BASE_LOW__VALUE_reset 0x0
+
+// reg - rdma_engine::QP_RQ_BASE_HIGH
+#define RDMA_ENGINE__QP_RQ_BASE_HIGH__VALUE_bm 0xffffffff
+#define RDMA_ENGINE__QP_RQ_BASE_HIGH__VALUE_bp 0
+#define RDMA_ENGINE__QP_RQ_BASE_HIGH__VALUE_bw 32
+#define RDMA_ENGINE__QP_RQ_BASE_HIGH__VALUE_reset 0x0
 
 // reg - rdma_engine::MR_INDEX
 #define RDMA_ENGINE__MR_INDEX__VALUE_bm 0xff
@@ -212,6 +228,16 @@ extern "C" {
 #define RDMA_ENGINE__SQ_DOORBELL__QPN_bp 16
 #define RDMA_ENGINE__SQ_DOORBELL__QPN_bw 16
 #define RDMA_ENGINE__SQ_DOORBELL__QPN_reset 0x0
+
+// reg - rdma_engine::RQ_DOORBELL
+#define RDMA_ENGINE__RQ_DOORBELL__PRODUCER_INDEX_bm 0xffff
+#define RDMA_ENGINE__RQ_DOORBELL__PRODUCER_INDEX_bp 0
+#define RDMA_ENGINE__RQ_DOORBELL__PRODUCER_INDEX_bw 16
+#define RDMA_ENGINE__RQ_DOORBELL__PRODUCER_INDEX_reset 0x0
+#define RDMA_ENGINE__RQ_DOORBELL__QPN_bm 0xffff0000
+#define RDMA_ENGINE__RQ_DOORBELL__QPN_bp 16
+#define RDMA_ENGINE__RQ_DOORBELL__QPN_bw 16
+#define RDMA_ENGINE__RQ_DOORBELL__QPN_reset 0x0
 
 // reg - rdma_engine::CQ_BASE_LOW
 #define RDMA_ENGINE__CQ_BASE_LOW__VALUE_bm 0xffffffff
@@ -421,6 +447,11 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_E3DD8E69__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_E3DD8E69__VALUE_bw 32
 
+// reg - rdma_counter_reg_desc_8b9ff599
+#define RDMA_COUNTER_REG_DESC_8B9FF599__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_8B9FF599__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_8B9FF599__VALUE_bw 32
+
 // addrmap - rdma_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -445,7 +476,9 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t QP_SQ_BASE_LOW;
     uint32_t QP_SQ_BASE_HIGH;
     uint32_t QP_TRANSPORT;
-    uint8_t RESERVED_70_7f[0x10];
+    uint32_t QP_RQ_BASE_LOW;
+    uint32_t QP_RQ_BASE_HIGH;
+    uint8_t RESERVED_78_7f[0x8];
     uint32_t MR_INDEX;
     uint32_t MR_RKEY;
     uint32_t MR_BASE_LOW;
@@ -454,7 +487,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t MR_CTRL;
     uint8_t RESERVED_98_9f[0x8];
     uint32_t SQ_DOORBELL;
-    uint8_t RESERVED_a4_af[0xc];
+    uint32_t RQ_DOORBELL;
+    uint8_t RESERVED_a8_af[0x8];
     uint32_t CQ_BASE_LOW;
     uint32_t CQ_BASE_HIGH;
     uint32_t CQ_CONFIG;
@@ -496,10 +530,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t DOORBELL_LATENCY_COUNT;
     uint32_t TX_BEATS;
     uint32_t TX_SPAN_CYCLES;
+    uint32_t RNR_NAKS_SENT;
 } rdma_engine_t;
 
 
-static_assert(sizeof(rdma_engine_t) == 0x18c, "Packing error");
+static_assert(sizeof(rdma_engine_t) == 0x190, "Packing error");
 
 #ifdef __cplusplus
 }
