@@ -23,7 +23,8 @@ COUNTERS = ("RX_FRAMES", "RX_BYTES", "RX_FRAMES_GOOD", "TX_FRAMES", "TX_BYTES", 
             "REQUESTS_SENT", "RETRANSMITS", "TIMEOUTS", "RETRIES", "ACKS_RECEIVED", "NAKS_RECEIVED",
             "RESPONSES_DROPPED", "COMPLETIONS", "COMPLETION_ERRORS", "DOORBELLS_REJECTED", "DOORBELL_LATENCY_MIN",
             "DOORBELL_LATENCY_MAX", "DOORBELL_LATENCY_SUM", "DOORBELL_LATENCY_COUNT", "TX_BEATS",
-            "TX_SPAN_CYCLES", "RNR_NAKS_SENT")
+            "TX_SPAN_CYCLES", "RNR_NAKS_SENT",
+            "RNR_NAKS_RECEIVED")
 
 WQE_BYTES = 64
 RECEIVE_WQE_BYTES = 32
@@ -53,6 +54,7 @@ class WcStatus(IntEnum):
     REM_ACCESS_ERR = 10
     REM_OP_ERR = 11
     RETRY_EXC_ERR = 12
+    RNR_RETRY_EXC_ERR = 13
 
 
 WC_OPCODE = {WorkOpcode.RDMA_WRITE: WcOpcode.RDMA_WRITE, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: WcOpcode.RDMA_WRITE,
@@ -103,7 +105,8 @@ async def set_up(window: BlockWindow, mac: str, ip: str, max_pmtu: int = 4096) -
 async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,
                     udp_source_port: int, expected_psn: int, *, pmtu: int = 1024, send_psn: int = 0,
                     sq_base: int = 0, sq_log_size: int = 4, rq_base: int = 0, rq_log_size: int = 4,
-                    timeout: int = 14, retry_count: int = 7, timeout_cycles: int = 10_000) -> None:
+                    timeout: int = 14, retry_count: int = 7, rnr_retry: int = 7,
+                    timeout_cycles: int = 10_000) -> None:
     """Bring QP `qpn` up (or reset it): the peer, the first PSN it expects and the first it sends,
     its send and receive queues (empty, at index 0) and transport settings (IBA timeout code,
     retry count)."""
@@ -114,6 +117,7 @@ async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: 
     transport_value = transport.field("timeout").insert(transport_value, timeout)
     transport_value = transport.field("retry_count").insert(transport_value, retry_count)
     transport_value = transport.field("rq_log_size").insert(transport_value, rq_log_size)
+    transport_value = transport.field("rnr_retry").insert(transport_value, rnr_retry)
     for name, value in (("QP_INDEX", qpn), ("QP_REMOTE_QPN", remote_qpn),
                         ("QP_REMOTE_MAC_LOW", _mac(remote_mac) & 0xFFFFFFFF), ("QP_REMOTE_MAC_HIGH", _mac(remote_mac) >> 32),
                         ("QP_REMOTE_IP", int(ipaddress.IPv4Address(remote_ip))),

@@ -65,6 +65,8 @@ MUTATIONS = [
     pytest.param("rdma_engine", "rdma/roce_responder.v", "m_cqe_immediate_valid <= has_immediate;",
                  "m_cqe_immediate_valid <= 1'b0;", "sends_land_in_posted_receives",
                  id="responder-drops-the-immediate-of-a-receive"),
+    pytest.param("rdma_engine", "rdma/roce_requester.v", "deadline <= now + rnr_wait_cycles;", "deadline <= now;",
+                 "an_rnr_nak_is_waited_out_then_the_send_goes_through", id="requester-does-not-wait-out-an-rnr-nak"),
     pytest.param("roce_rx_parser", "rdma/roce_icrc_check.v", "assign residue_ok = crc == GOOD_RESIDUE;",
                  "assign residue_ok = 1'b1;", "malformed_frames_are_dropped_with_their_cause/idle=None",
                  id="parser-forwards-bad-icrc-frames"),

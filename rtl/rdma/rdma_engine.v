@@ -21,6 +21,8 @@ module rdma_engine #(
     parameter RX_BUFFER_BYTES = 16384,
     // The IBA timeout unit, 4.096 us, in clock cycles (1024 at 250 MHz)
     parameter TIMEOUT_UNIT_CYCLES = 1024,
+    // The RNR timer unit, 10 us, in clock cycles (2500 at 250 MHz)
+    parameter RNR_UNIT_CYCLES = 2500,
     // Byte address of the next block in the register-block chain (0: none)
     parameter [31:0] NEXT_BLOCK_ADDRESS = 32'd0
 ) (
@@ -115,12 +117,12 @@ wire [15:0] local_mac_high, qp_remote_mac_high, qp_index, qp_udp_source_port, do
 wire [23:0] qp_remote_qpn, qp_expected_psn, qp_send_psn;
 wire [7:0]  mr_index;
 wire [3:0]  qp_sq_log_size, cq_log_size, qp_rq_log_size;
-wire [2:0]  qp_pmtu_code, qp_retry_count;
+wire [2:0]  qp_pmtu_code, qp_retry_count, qp_rnr_retry;
 wire [4:0]  qp_timeout;
 wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
             mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
 
-localparam COUNTERS = 27;
+localparam COUNTERS = 28;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -151,7 +153,7 @@ rdma_engine_csr csr_inst (
     .hwif_out_qp_sq_base_low_value(qp_sq_base_low), .hwif_out_qp_sq_base_high_value(qp_sq_base_high),
     .hwif_out_qp_transport_sq_log_size(qp_sq_log_size), .hwif_out_qp_transport_pmtu_code(qp_pmtu_code),
     .hwif_out_qp_transport_timeout(qp_timeout), .hwif_out_qp_transport_retry_count(qp_retry_count),
-    .hwif_out_qp_transport_rq_log_size(qp_rq_log_size), .hwif_out_qp_rq_base_low_value(qp_rq_base_low),
+    .hwif_out_qp_transport_rq_log_size(qp_rq_log_size), .hwif_out_qp_transport_rnr_retry(qp_rnr_retry), .hwif_out_qp_rq_base_low_value(qp_rq_base_low),
     .hwif_out_qp_rq_base_high_value(qp_rq_base_high),
     .hwif_out_rq_doorbell_producer_index(rq_doorbell_producer_index),
     .hwif_out_rq_doorbell_producer_index_swmod(rq_doorbell_written), .hwif_out_rq_doorbell_qpn(rq_doorbell_qpn),
@@ -189,6 +191,7 @@ rdma_engine_csr csr_inst (
     .hwif_in_doorbells_rejected_value(counter_values[24*32 +: 32]),
     .hwif_in_tx_beats_value(counter_values[25*32 +: 32]), .hwif_in_tx_span_cycles_value(tx_span_cycles),
     .hwif_in_rnr_naks_sent_value(counter_values[26*32 +: 32]),
+    .hwif_in_rnr_naks_received_value(counter_values[27*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -470,7 +473,7 @@ assign dma_write_tlast[0] = rx_payload_tlast;
 // ---- Requester ----
 
 wire        event_doorbell_rejected, event_ack_received, event_nak_received, event_response_dropped, event_timeout,
-            event_retry, event_completion_error, event_request_sent, event_retransmit;
+            event_retry, event_completion_error, event_request_sent, event_retransmit, event_rnr_nak_received;
 wire        job_valid, job_ready, job_read, job_send, job_with_immediate;
 wire [47:0] job_dest_mac;
 wire [31:0] job_dest_ip, job_rkey, job_length, job_immediate;
@@ -486,7 +489,8 @@ wire [7:0]  cqe_opcode, cqe_status;
 roce_requester #(
     .QP_COUNT(QP_COUNT),
     .DATA_WIDTH(DATA_WIDTH),
-    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES)
+    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
+    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES)
 ) requester_inst (
     .clk(clk), .rst(rst),
     .cfg_qp_ready(requester_qp_ready), .cfg_qp_write(cfg_qp_write), .cfg_qp_index(qp_index_in_range),
@@ -494,7 +498,7 @@ roce_requester #(
     .cfg_qp_remote_mac({qp_remote_mac_high, qp_remote_mac_low}), .cfg_qp_remote_ip(qp_remote_ip),
     .cfg_qp_udp_source_port(qp_udp_source_port), .cfg_qp_pmtu_code(qp_pmtu_code), .cfg_qp_send_psn(qp_send_psn),
     .cfg_qp_sq_base({qp_sq_base_high, qp_sq_base_low}), .cfg_qp_sq_log_size(qp_sq_log_size),
-    .cfg_qp_timeout(qp_timeout), .cfg_qp_retry_count(qp_retry_count),
+    .cfg_qp_timeout(qp_timeout), .cfg_qp_retry_count(qp_retry_count), .cfg_qp_rnr_retry(qp_rnr_retry),
     .doorbell_valid(doorbell_valid), .doorbell_qpn(doorbell_qpn), .doorbell_producer_index(doorbell_producer_index),
     .s_hdr_valid(response_hdr_valid), .s_hdr_ready(response_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
     .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_psn(rx_hdr_psn), .s_hdr_aeth_syndrome(rx_hdr_syndrome),
@@ -519,7 +523,8 @@ roce_requester #(
     .m_cqe_qpn(cqe_qpn), .m_cqe_opcode(cqe_opcode), .m_cqe_status(cqe_status),
     .event_doorbell_rejected(event_doorbell_rejected), .event_ack_received(event_ack_received),
     .event_nak_received(event_nak_received), .event_response_dropped(event_response_dropped),
-    .event_timeout(event_timeout), .event_retry(event_retry), .event_completion_error(event_completion_error)
+    .event_timeout(event_timeout), .event_retry(event_retry), .event_rnr_nak_received(event_rnr_nak_received),
+    .event_completion_error(event_completion_error)
 );
 
 assign dma_write_tdata[1*DATA_WIDTH +: DATA_WIDTH] = rx_payload_tdata;
@@ -707,7 +712,7 @@ event_counters #(
 ) counters_inst (
     .clk(clk), .rst(rst), .clear(1'b0),
     .increments({
-        7'd0, event_rnr_nak_sent, 7'd0, tx_beat, 7'd0, event_doorbell_rejected, 7'd0, completion_failed,
+        7'd0, event_rnr_nak_received, 7'd0, event_rnr_nak_sent, 7'd0, tx_beat, 7'd0, event_doorbell_rejected, 7'd0, completion_failed,
         7'd0, completion_written,
         7'd0, event_response_dropped, 7'd0, event_nak_received, 7'd0, event_ack_received, 7'd0, event_retry,
         7'd0, event_timeout, 7'd0, event_retransmit, 7'd0, event_request_sent,

@@ -25,7 +25,10 @@
 //   request with that status and put the QP in the error state.
 // - In the error state the oldest request completes with the error and every other posted one
 //   is flushed; requests posted later are flushed as they come.
-// - RNR NAKs are not yet handled apart: they are counted and retried like a sequence NAK.
+// - An RNR NAK acknowledges the PSNs before its own, then the QP waits the time its timer code
+//   names (0.01 ms to 655.36 ms) and goes back to that PSN; each costs one of rnr_retry tries
+//   (7: without end), which come back with progress; with none left the oldest request fails
+//   RNR_RETRY_EXC_ERR and the rest are flushed.
 //
 // One FSM owns the per-QP state RAM and does one thing at a time: a response, a QP with work
 // to send, or one step of the timer sweep over the QPs, taken in turn.
@@ -36,6 +39,8 @@ module roce_requester #(
     parameter DATA_WIDTH = 64,
     // The IBA timeout unit, 4.096 us, in clock cycles (1024 at 250 MHz)
     parameter TIMEOUT_UNIT_CYCLES = 1024,
+    // The RNR timer unit, 10 us, in clock cycles (2500 at 250 MHz)
+    parameter RNR_UNIT_CYCLES = 2500,
     // The requester sends no new request while this many PSNs are unacknowledged
     parameter MAX_UNACKED_PSNS = 1024
 ) (
@@ -58,6 +63,7 @@ module roce_requester #(
     input  wire [3:0]                    cfg_qp_sq_log_size,
     input  wire [4:0]                    cfg_qp_timeout,
     input  wire [2:0]                    cfg_qp_retry_count,
+    input  wire [2:0]                    cfg_qp_rnr_retry,
 
     // Doorbell: the send queue of doorbell_qpn now ends before entry doorbell_producer_index
     input  wire                          doorbell_valid,
@@ -131,6 +137,7 @@ module roce_requester #(
     output reg                           event_response_dropped,
     output reg                           event_timeout,
     output reg                           event_retry,
+    output reg                           event_rnr_nak_received,
     output reg                           event_completion_error
 );
 
@@ -146,7 +153,9 @@ localparam [7:0] WQE_WRITE_IMM = 8'd1, WQE_SEND = 8'd2, WQE_SEND_IMM = 8'd3, WQE
 // ibv_wc_opcode and ibv_wc_status values of the completions
 localparam [7:0] WC_SEND = 8'd0, WC_RDMA_WRITE = 8'd1, WC_RDMA_READ = 8'd2;
 localparam [7:0] WC_SUCCESS = 8'd0, WC_LOC_QP_OP_ERR = 8'd2, WC_WR_FLUSH_ERR = 8'd5, WC_REM_INV_REQ_ERR = 8'd9,
-                 WC_REM_ACCESS_ERR = 8'd10, WC_REM_OP_ERR = 8'd11, WC_RETRY_EXC_ERR = 8'd12;
+                 WC_REM_ACCESS_ERR = 8'd10, WC_REM_OP_ERR = 8'd11, WC_RETRY_EXC_ERR = 8'd12,
+                 WC_RNR_RETRY_EXC_ERR = 8'd13;
+localparam [2:0] RNR_RETRY_WITHOUT_END = 3'd7;
 localparam [7:0] OP_READ_RESPONSE_FIRST = 8'h0D, OP_READ_RESPONSE_LAST = 8'h0F,
                  OP_READ_RESPONSE_ONLY = 8'h10, OP_ACKNOWLEDGE = 8'h11;
 // NAK PSN sequence error (0x60) and the RNR NAKs are the retried rest
@@ -185,6 +194,25 @@ function psn_before(input [23:0] a, input [23:0] b);
     end
 endfunction
 
+function [16:0] rnr_wait_units(input [4:0] code);
+    // The RNR timer codes in units of 10 us (shared/reference/roce.md): 0 is 655.36 ms
+    begin
+        case (code)
+            5'd0: rnr_wait_units = 17'd65536;   5'd1: rnr_wait_units = 17'd1;      5'd2: rnr_wait_units = 17'd2;
+            5'd3: rnr_wait_units = 17'd3;       5'd4: rnr_wait_units = 17'd4;      5'd5: rnr_wait_units = 17'd6;
+            5'd6: rnr_wait_units = 17'd8;       5'd7: rnr_wait_units = 17'd12;     5'd8: rnr_wait_units = 17'd16;
+            5'd9: rnr_wait_units = 17'd24;      5'd10: rnr_wait_units = 17'd32;    5'd11: rnr_wait_units = 17'd48;
+            5'd12: rnr_wait_units = 17'd64;     5'd13: rnr_wait_units = 17'd96;    5'd14: rnr_wait_units = 17'd128;
+            5'd15: rnr_wait_units = 17'd192;    5'd16: rnr_wait_units = 17'd256;   5'd17: rnr_wait_units = 17'd384;
+            5'd18: rnr_wait_units = 17'd512;    5'd19: rnr_wait_units = 17'd768;   5'd20: rnr_wait_units = 17'd1024;
+            5'd21: rnr_wait_units = 17'd1536;   5'd22: rnr_wait_units = 17'd2048;  5'd23: rnr_wait_units = 17'd3072;
+            5'd24: rnr_wait_units = 17'd4096;   5'd25: rnr_wait_units = 17'd6144;  5'd26: rnr_wait_units = 17'd8192;
+            5'd27: rnr_wait_units = 17'd12288;  5'd28: rnr_wait_units = 17'd16384; 5'd29: rnr_wait_units = 17'd24576;
+            5'd30: rnr_wait_units = 17'd32768;  default: rnr_wait_units = 17'd49152;
+        endcase
+    end
+endfunction
+
 function [7:0] completion_opcode(input [7:0] wqe_opcode);
     begin
         completion_opcode = wqe_opcode == WQE_READ ? WC_RDMA_READ
@@ -204,13 +232,14 @@ end
 
 // ---- QP context in RAM: set-up (written by the host) and requester state (by the FSM) ----
 
-localparam CONFIG_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4 + 5 + 3;
+localparam CONFIG_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4 + 5 + 3 + 3;
 // error, accepted producer index, next WQE to send, oldest incomplete WQE, next PSN to send,
 // oldest unacknowledged PSN, first PSN of the oldest incomplete WQE, PSN to resume sending at,
 // end of the PSNs ever sent, retries left, retry in progress and its PSN, timer armed, deadline,
 // and the oldest incomplete WQE itself once fetched (valid, opcode, wr_id, local address, length)
-// and the last producer index refused
-localparam STATE_WIDTH = 1 + 16 + 16 + 16 + 24 + 24 + 24 + 24 + 24 + 3 + 1 + 24 + 1 + 48 + 1 + 8 + 64 + 64 + 32 + 1 + 16;
+// the last producer index refused, RNR retries left and whether an RNR wait is running
+localparam STATE_WIDTH = 1 + 16 + 16 + 16 + 24 + 24 + 24 + 24 + 24 + 3 + 1 + 24 + 1 + 48 + 1 + 8 + 64 + 64 + 32 + 1 + 16
+                       + 3 + 1;
 
 reg [CONFIG_WIDTH-1:0] qp_config [0:QP_COUNT-1];
 reg [STATE_WIDTH-1:0]  qp_state [0:QP_COUNT-1];
@@ -238,10 +267,10 @@ always @(posedge clk) begin
     end else if (cfg_qp_write) begin
         qp_config[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
                                     cfg_qp_udp_source_port, cfg_qp_pmtu_code, cfg_qp_sq_base, cfg_qp_sq_log_size,
-                                    cfg_qp_timeout, cfg_qp_retry_count};
+                                    cfg_qp_timeout, cfg_qp_retry_count, cfg_qp_rnr_retry};
         qp_state[cfg_qp_index] <= {1'b0, 16'd0, 16'd0, 16'd0, cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_send_psn,
                                    cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_retry_count, 1'b0, 24'd0, 1'b0, 48'd0,
-                                   1'b0, 8'd0, 64'd0, 64'd0, 32'd0, 1'b0, 16'd0};
+                                   1'b0, 8'd0, 64'd0, 64'd0, 32'd0, 1'b0, 16'd0, cfg_qp_rnr_retry, 1'b0};
     end else if (state_write) begin
         qp_state[state_write_index] <= state_write_data;
     end
@@ -299,7 +328,7 @@ end
 localparam [4:0] S_IDLE = 5'd0, S_LOAD = 5'd1, S_DECIDE = 5'd2, S_FETCH_WAIT = 5'd4,
                  S_FETCHED = 5'd5, S_JOB = 5'd6, S_RETIRE = 5'd7, S_AFTER_RETIRE = 5'd8, S_READ_DATA = 5'd9,
                  S_READ_STATUS = 5'd10, S_DRAIN = 5'd11, S_COMPLETE = 5'd12, S_ERROR_FLUSH = 5'd13,
-                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15;
+                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15, S_RNR_WAIT = 5'd16;
 // What the FSM is doing for the QP
 localparam [1:0] JOB_SEND = 2'd0, JOB_RESPONSE = 2'd1, JOB_TIMER = 2'd2;
 // Why a WQE is being fetched
@@ -336,9 +365,12 @@ wire [31:0] qp_remote_ip = config_read[CONFIG_WIDTH-74 -: 32];
 wire [15:0] qp_udp_source_port = config_read[CONFIG_WIDTH-106 -: 16];
 wire [2:0]  qp_pmtu_code = config_read[CONFIG_WIDTH-122 -: 3];
 wire [63:0] qp_sq_base = config_read[CONFIG_WIDTH-125 -: 64];
-wire [3:0]  qp_sq_log_size = config_read[11:8];
-wire [4:0]  qp_timeout = config_read[7:3];
-wire [2:0]  qp_retry_count = config_read[2:0];
+wire [3:0]  qp_sq_log_size = config_read[14:11];
+wire [4:0]  qp_timeout = config_read[10:6];
+wire [2:0]  qp_retry_count = config_read[5:3];
+wire [2:0]  qp_rnr_retry = config_read[2:0];
+localparam [47:0] RNR_UNIT = RNR_UNIT_CYCLES;
+wire [47:0] rnr_wait_cycles = RNR_UNIT * {31'd0, rnr_wait_units(response_syndrome[4:0])};
 wire [15:0] qp_sq_entries = 16'd1 << qp_sq_log_size;
 wire [15:0] qp_sq_mask = qp_sq_entries - 16'd1;
 // IBA local ACK timeout: TIMEOUT_UNIT_CYCLES x 2^timeout
@@ -349,7 +381,8 @@ wire [47:0] qp_timeout_cycles = TIMEOUT_UNIT << qp_timeout;
 reg        qp_error;
 reg [15:0] producer_index, next_wqe, oldest_wqe;
 reg [23:0] next_psn, unacked_psn, head_first_psn, resume_psn, sent_end_psn;
-reg [2:0]  retries_left;
+reg [2:0]  retries_left, rnr_retries_left;
+reg        rnr_waiting;
 reg        retrying;
 reg [23:0] retried_psn;
 reg        timer_armed;
@@ -411,7 +444,7 @@ assign state_write_index = qp;
 assign state_write_data = {qp_error, producer_index, next_wqe, oldest_wqe, next_psn, unacked_psn, head_first_psn,
                            resume_psn, sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline,
                            head_valid, head_opcode, head_wr_id, head_local_address, head_length, refused,
-                           refused_index};
+                           refused_index, rnr_retries_left, rnr_waiting};
 // Only a QP with posted WQEs not yet sent goes back in the queue
 assign requeue_request = state == S_WRITEBACK && requeue && !cancelled && !qp_error && next_wqe != producer_index;
 assign requeue_index = qp;
@@ -445,6 +478,7 @@ task made_progress;
     begin
         progressed <= 1'b1;
         retries_left <= qp_retry_count;
+        rnr_retries_left <= qp_rnr_retry;
         retrying <= 1'b0;
         requeue <= 1'b1;
     end
@@ -457,6 +491,7 @@ always @(posedge clk) begin
     event_response_dropped <= 1'b0;
     event_timeout <= 1'b0;
     event_retry <= 1'b0;
+    event_rnr_nak_received <= 1'b0;
     event_completion_error <= 1'b0;
 
     if (m_wqe_cmd_valid && m_wqe_cmd_ready) begin
@@ -516,7 +551,8 @@ always @(posedge clk) begin
         S_LOAD: begin
             {qp_error, producer_index, next_wqe, oldest_wqe, next_psn, unacked_psn, head_first_psn, resume_psn,
              sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline, head_valid, head_opcode,
-             head_wr_id, head_local_address, head_length, refused, refused_index} <= state_read;
+             head_wr_id, head_local_address, head_length, refused, refused_index, rnr_retries_left,
+             rnr_waiting} <= state_read;
             state <= S_DECIDE;
         end
         S_DECIDE: begin
@@ -540,8 +576,14 @@ always @(posedge clk) begin
                     end
                 end
                 JOB_TIMER: begin
-                    if (qp_valid && !qp_error && outstanding && timer_armed && qp_timeout != 5'd0
-                            && (now - deadline) < 48'h800000000000) begin
+                    if (qp_valid && !qp_error && rnr_waiting && (now - deadline) < 48'h800000000000) begin
+                        // The RNR wait is over: send again from where the RNR NAK pointed
+                        rnr_waiting <= 1'b0;
+                        deadline <= now + qp_timeout_cycles;
+                        requeue <= 1'b1;
+                        state <= S_WRITEBACK;
+                    end else if (qp_valid && !qp_error && !rnr_waiting && outstanding && timer_armed
+                                 && qp_timeout != 5'd0 && (now - deadline) < 48'h800000000000) begin
                         event_timeout <= 1'b1;
                         state <= S_RETRY;
                     end else begin
@@ -565,7 +607,7 @@ always @(posedge clk) begin
                         write_back <= 1'b0;
                     end else if (qp_error) begin
                         state <= S_ERROR_FLUSH;
-                    end else if (next_wqe != accepted_producer_index && unacked_psns < MAX_UNACKED_PSNS) begin
+                    end else if (next_wqe != accepted_producer_index && unacked_psns < MAX_UNACKED_PSNS && !rnr_waiting) begin
                         fetch(next_wqe, FETCH_SEND);
                     end
                 end
@@ -724,8 +766,11 @@ always @(posedge clk) begin
                               : response_syndrome == SYNDROME_REMOTE_ACCESS_ERROR ? WC_REM_ACCESS_ERR : WC_REM_OP_ERR;
                 head_valid <= 1'b1;  // marks the first flushed completion as the one with the error
                 state <= S_ERROR_FLUSH;
+            end else if (response_syndrome[6:5] == 2'b01) begin
+                event_rnr_nak_received <= 1'b1;
+                state <= S_RNR_WAIT;
             end else begin
-                // PSN sequence error (and, for now, RNR): go back to the oldest unacknowledged PSN
+                // PSN sequence error: go back to the oldest unacknowledged PSN
                 state <= S_RETRY;
             end
         end
@@ -782,12 +827,34 @@ always @(posedge clk) begin
                 state <= S_WRITEBACK;
             end
         end
+        S_RNR_WAIT: begin
+            requeue <= 1'b0;
+            if (qp_rnr_retry != RNR_RETRY_WITHOUT_END && rnr_retries_left == 3'd0) begin
+                qp_error <= 1'b1;
+                head_valid <= 1'b1;
+                m_cqe_status <= WC_RNR_RETRY_EXC_ERR;
+                state <= S_ERROR_FLUSH;
+            end else begin
+                if (qp_rnr_retry != RNR_RETRY_WITHOUT_END) begin
+                    rnr_retries_left <= rnr_retries_left - 3'd1;
+                end
+                // Nothing was executed from the NAK's PSN on: send it again after the wait
+                next_wqe <= oldest_wqe;
+                next_psn <= head_first_psn;
+                resume_psn <= unacked_psn;
+                rnr_waiting <= 1'b1;
+                timer_armed <= 1'b1;
+                deadline <= now + rnr_wait_cycles;
+                state <= S_WRITEBACK;
+            end
+        end
         S_ERROR_FLUSH: begin
             // head_valid here marks "the next completion carries the error status"
             if (oldest_wqe == producer_index) begin
                 next_wqe <= producer_index;
                 head_valid <= 1'b0;
                 timer_armed <= 1'b0;
+                rnr_waiting <= 1'b0;
                 state <= S_WRITEBACK;
             end else begin
                 fetch(oldest_wqe, FETCH_ERROR);

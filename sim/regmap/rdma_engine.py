@@ -154,6 +154,7 @@ REGISTERS = (
             Field('timeout', 8, 5, 'rw', 0xe),
             Field('retry_count', 16, 3, 'rw', 0x7),
             Field('rq_log_size', 20, 4, 'rw', 0x4),
+            Field('rnr_retry', 24, 3, 'rw', 0x7),
         ),
         '',
     ),
@@ -520,6 +521,13 @@ REGISTERS = (
         ),
         'RNR NAKs sent: a SEND or WRITE with immediate found no posted receive.',
     ),
+    Register(
+        'RNR_NAKS_RECEIVED', 0x0190, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'RNR NAKs the requester took (each waits its timer, then sends again).',
+    ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020000, 0x190, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020000, 0x194, REGISTERS)

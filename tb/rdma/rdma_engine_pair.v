@@ -7,7 +7,8 @@
 module rdma_engine_pair #(
     parameter DATA_WIDTH = 64,
     parameter QP_COUNT = 256,
-    parameter TIMEOUT_UNIT_CYCLES = 1024
+    parameter TIMEOUT_UNIT_CYCLES = 1024,
+    parameter RNR_UNIT_CYCLES = 2500
 ) (
     input  wire clk,
     input  wire rst,
@@ -144,7 +145,8 @@ module rdma_engine_pair #(
 rdma_engine #(
     .DATA_WIDTH(DATA_WIDTH),
     .QP_COUNT(QP_COUNT),
-    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES)
+    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
+    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES)
 ) engine_a_inst (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(a_s_axil_awaddr),
@@ -216,7 +218,8 @@ rdma_engine #(
 rdma_engine #(
     .DATA_WIDTH(DATA_WIDTH),
     .QP_COUNT(QP_COUNT),
-    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES)
+    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
+    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES)
 ) engine_b_inst (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(b_s_axil_awaddr),

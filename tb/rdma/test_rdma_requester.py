@@ -349,3 +349,44 @@ async def write_line_rate_and_doorbell_latency(dut):
     if int(dut.DATA_WIDTH.value) == 512:
         perf.check("rdma", "write_tx_utilisation", utilisation, monitored, tolerance=0.002,
                    context=f"goodput {goodput:.1f} Gb/s at 250 MHz")
+
+
+@cocotb.test()
+async def an_rnr_nak_is_waited_out_then_the_send_goes_through(dut):
+    """The peer has no receive posted: it answers RNR NAK (timer code 1, 10 us); the engine waits
+    that long, sends again, and once a receive is posted the SENDs complete. With rnr_retry 1 and
+    no receive ever, the oldest request fails RNR_RETRY_EXC_ERR and the rest are flushed."""
+    rng = test_rng()
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 2, 1024, 200, kinds=("send",))
+    for request, address in work:
+        requester.tb.memory.write(address, request.data)
+        requester.host.place(DUT_QPN, request, address)
+    await requester.host.ring(DUT_QPN)
+    # 0.01 ms is 2500 cycles: long enough for a few RNR rounds
+    for _ in range(2000):
+        await requester.tb.step([requester.peer])
+        await ClockCycles(dut.clk, LOOP_CYCLES)
+    events = await requester.tb.read_events()
+    rnr_naks = requester.peer.counters.naks_sent[0x21]
+    assert events["rnr_naks_received"] >= 2 and await requester.host.poll() == [], events
+    # The engine waited each time: at most one RNR round per 2500 cycles (plus the first)
+    assert rnr_naks <= 2000 * LOOP_CYCLES // 2500 + 1, rnr_naks
+    for request, _ in work:
+        requester.peer.post_recv(request.wr_id, 1024)
+    await requester.run([], expect=2)
+    await check_exactly_once(requester, work)
+
+    rng = test_rng("exhausted")
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    await rdma_driver.create_qp(requester.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
+                                pmtu=1024, send_psn=0xFFFFF0, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+                                timeout=TIMEOUT_CODE, rnr_retry=1)
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 3, 1024, 100, kinds=("send",))
+    for request, address in work:
+        requester.tb.memory.write(address, request.data)
+    await requester.run(work)
+    assert [c.status for c in requester.completions] == \
+        [WcStatus.RNR_RETRY_EXC_ERR, WcStatus.WR_FLUSH_ERR, WcStatus.WR_FLUSH_ERR], requester.completions

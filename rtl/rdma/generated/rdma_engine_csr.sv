@@ -53,6 +53,7 @@ module rdma_engine_csr (
         output logic [4:0] hwif_out_qp_transport_timeout,
         output logic [2:0] hwif_out_qp_transport_retry_count,
         output logic [3:0] hwif_out_qp_transport_rq_log_size,
+        output logic [2:0] hwif_out_qp_transport_rnr_retry,
         output logic [31:0] hwif_out_qp_rq_base_low_value,
         output logic [31:0] hwif_out_qp_rq_base_high_value,
         output logic [7:0] hwif_out_mr_index_value,
@@ -111,7 +112,8 @@ module rdma_engine_csr (
         input wire [31:0] hwif_in_doorbell_latency_count_value,
         input wire [31:0] hwif_in_tx_beats_value,
         input wire [31:0] hwif_in_tx_span_cycles_value,
-        input wire [31:0] hwif_in_rnr_naks_sent_value
+        input wire [31:0] hwif_in_rnr_naks_sent_value,
+        input wire [31:0] hwif_in_rnr_naks_received_value
     );
 
     //--------------------------------------------------------------------------
@@ -382,6 +384,7 @@ module rdma_engine_csr (
     logic decoded_reg_strb_tx_beats;
     logic decoded_reg_strb_tx_span_cycles;
     logic decoded_reg_strb_rnr_naks_sent;
+    logic decoded_reg_strb_rnr_naks_received;
     logic decoded_err;
 
     logic decoded_req;
@@ -615,6 +618,9 @@ module rdma_engine_csr (
         decoded_reg_strb_rnr_naks_sent = cpuif_req_masked & (cpuif_addr == 12'h18c) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h18c);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h18c) & !cpuif_req_is_wr;
+        decoded_reg_strb_rnr_naks_received = cpuif_req_masked & (cpuif_addr == 12'h190) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h190);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h190) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -713,6 +719,10 @@ module rdma_engine_csr (
     logic [3:0] field_storage_qp_transport_rq_log_size_value;
     logic [3:0] field_combo_qp_transport_rq_log_size_next;
     logic field_combo_qp_transport_rq_log_size_load_next;
+    // Field: rdma_engine.QP_TRANSPORT.rnr_retry
+    logic [2:0] field_storage_qp_transport_rnr_retry_value;
+    logic [2:0] field_combo_qp_transport_rnr_retry_next;
+    logic field_combo_qp_transport_rnr_retry_load_next;
     // Field: rdma_engine.QP_RQ_BASE_LOW.value
     logic [31:0] field_storage_qp_rq_base_low_value_value;
     logic [31:0] field_combo_qp_rq_base_low_value_next;
@@ -1220,6 +1230,26 @@ module rdma_engine_csr (
     end
     assign hwif_out_qp_transport_rq_log_size = field_storage_qp_transport_rq_log_size_value;
     always @(*) begin
+        logic [2:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_qp_transport_rnr_retry_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_qp_transport && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_qp_transport_rnr_retry_value & ~decoded_wr_biten[26:24]) | (decoded_wr_data[26:24] & decoded_wr_biten[26:24]);
+            load_next_c = '1;
+        end
+        field_combo_qp_transport_rnr_retry_next = next_c;
+        field_combo_qp_transport_rnr_retry_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_qp_transport_rnr_retry_value <= 3'h7;
+        end else if(field_combo_qp_transport_rnr_retry_load_next) begin
+            field_storage_qp_transport_rnr_retry_value <= field_combo_qp_transport_rnr_retry_next;
+        end
+    end
+    assign hwif_out_qp_transport_rnr_retry = field_storage_qp_transport_rnr_retry_value;
+    always @(*) begin
         logic [31:0] next_c;
         logic load_next_c;
         next_c = field_storage_qp_rq_base_low_value_value;
@@ -1726,6 +1756,7 @@ always @(*) begin
             readback_data_var[12:8] = field_storage_qp_transport_timeout_value;
             readback_data_var[18:16] = field_storage_qp_transport_retry_count_value;
             readback_data_var[23:20] = field_storage_qp_transport_rq_log_size_value;
+            readback_data_var[26:24] = field_storage_qp_transport_rnr_retry_value;
         end
         if(rd_mux_addr == 12'h70) begin
             readback_data_var[31:0] = field_storage_qp_rq_base_low_value_value;
@@ -1875,6 +1906,9 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h18c) begin
             readback_data_var[31:0] = hwif_in_rnr_naks_sent_value;
+        end
+        if(rd_mux_addr == 12'h190) begin
+            readback_data_var[31:0] = hwif_in_rnr_naks_received_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

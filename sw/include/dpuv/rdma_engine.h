@@ -158,6 +158,10 @@ extern "C" {
 #define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_bp 20
 #define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_bw 4
 #define RDMA_ENGINE__QP_TRANSPORT__RQ_LOG_SIZE_reset 0x4
+#define RDMA_ENGINE__QP_TRANSPORT__RNR_RETRY_bm 0x7000000
+#define RDMA_ENGINE__QP_TRANSPORT__RNR_RETRY_bp 24
+#define RDMA_ENGINE__QP_TRANSPORT__RNR_RETRY_bw 3
+#define RDMA_ENGINE__QP_TRANSPORT__RNR_RETRY_reset 0x7
 
 // reg - rdma_engine::QP_RQ_BASE_LOW
 #define RDMA_ENGINE__QP_RQ_BASE_LOW__VALUE_bm 0xffffffff
@@ -452,6 +456,11 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_8B9FF599__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_8B9FF599__VALUE_bw 32
 
+// reg - rdma_counter_reg_desc_e6f01958
+#define RDMA_COUNTER_REG_DESC_E6F01958__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_E6F01958__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_E6F01958__VALUE_bw 32
+
 // addrmap - rdma_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -531,10 +540,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t TX_BEATS;
     uint32_t TX_SPAN_CYCLES;
     uint32_t RNR_NAKS_SENT;
+    uint32_t RNR_NAKS_RECEIVED;
 } rdma_engine_t;
 
 
-static_assert(sizeof(rdma_engine_t) == 0x190, "Packing error");
+static_assert(sizeof(rdma_engine_t) == 0x194, "Packing error");
 
 #ifdef __cplusplus
 }
