@@ -326,7 +326,7 @@ end
 // ---- The FSM ----
 
 localparam [4:0] S_IDLE = 5'd0, S_LOAD = 5'd1, S_DECIDE = 5'd2, S_FETCH_WAIT = 5'd4,
-                 S_FETCHED = 5'd5, S_JOB = 5'd6, S_RETIRE = 5'd7, S_AFTER_RETIRE = 5'd8, S_READ_DATA = 5'd9,
+                 S_FETCHED = 5'd5, S_RETIRE = 5'd7, S_AFTER_RETIRE = 5'd8, S_READ_DATA = 5'd9,
                  S_READ_STATUS = 5'd10, S_DRAIN = 5'd11, S_COMPLETE = 5'd12, S_ERROR_FLUSH = 5'd13,
                  S_WRITEBACK = 5'd14, S_RETRY = 5'd15, S_RNR_WAIT = 5'd16;
 // What the FSM is doing for the QP
@@ -435,7 +435,10 @@ wire        is_ack = response_opcode == OP_ACKNOWLEDGE && response_syndrome[6:5]
 wire        has_payload = response_payload_bytes != 13'd0;
 
 assign s_hdr_ready = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_RESPONSE;
-assign ready_pop = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_SEND && !ready_empty;
+// The job register is the segmenter's one-deep queue: a QP is taken for sending only when it is
+// free, so the next WQE is fetched while the segmenter cuts the last one, and the FSM never
+// waits on the segmenter (which waits on the MAC) with responses queued behind it.
+assign ready_pop = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_SEND && !ready_empty && !m_job_valid;
 assign s_payload_tready = state == S_DRAIN || (state == S_READ_DATA && m_write_data_tready);
 assign m_write_data_tvalid = state == S_READ_DATA && s_payload_tvalid;
 
@@ -532,7 +535,7 @@ always @(posedge clk) begin
                     state_read <= qp_state[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                     doorbell_read <= qp_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                     state <= S_LOAD;
-                end else if (turn == JOB_SEND && !ready_empty) begin
+                end else if (turn == JOB_SEND && !ready_empty && !m_job_valid) begin
                     qp <= ready_head;
                     config_read <= qp_config[ready_head];
                     state_read <= qp_state[ready_head];
@@ -689,15 +692,10 @@ always @(posedge clk) begin
                         end
                         // Its next WQE, if any, waits for the other QPs' turns
                         requeue <= 1'b1;
-                        state <= S_JOB;
+                        state <= S_WRITEBACK;
                     end
                 end
             endcase
-        end
-        S_JOB: begin
-            if (!m_job_valid || m_job_ready) begin
-                state <= S_WRITEBACK;
-            end
         end
         S_RETIRE: begin
             // Complete the oldest requests the acknowledgement covers: every PSN before

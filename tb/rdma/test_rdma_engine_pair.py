@@ -20,6 +20,7 @@ from dpuv.sim.pcap_capture import WireCapture
 from dpuv.sim.rdma_driver import HostQueues, WcOpcode, WcStatus
 from dpuv.sim.regmap import rdma_engine
 from dpuv.sim.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset, test_rng
+from test_rdma_responder import check_with_scapy
 
 PMTU = 1024
 MEMORY_BYTES = 0x40000
@@ -145,7 +146,8 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
         for source, destination in ((a, b), (b, a)):
             while not source.tx.empty():
                 frame = bytes(source.tx.recv_nowait().tdata)
-                parse_frame(frame, PMTU)  # every frame either engine sends parses cleanly
+                # every frame either engine sends parses cleanly, and scapy reads it the same way
+                check_with_scapy(frame, parse_frame(frame, PMTU))
                 capture.record(frame, now)
                 wires[source.name].send(frame, now)
             for frame in wires[source.name].deliver(now):

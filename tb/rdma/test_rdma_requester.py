@@ -18,7 +18,7 @@ from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpCo
 from dpuv.models.roce_wire import Impairment, WireConfig
 from dpuv.sim import perf, rdma_driver
 from dpuv.sim.rdma_driver import EngineCompletion, HostQueues, WcOpcode, WcStatus
-from dpuv.sim.testbench import CycleCounter, HandshakeMonitor, test_rng
+from dpuv.sim.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
 from test_rdma_responder import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB
 
 SQ_BASE = 0x2000
@@ -46,20 +46,26 @@ class Requester:
         self.pmtu = pmtu
         self.retry_count = retry_count
         self.host = HostQueues(self.tb.registers, self.tb.memory.write, self.tb.memory.read)
-        self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=pmtu, initial_expected_psn=0xFFFFF0))
+        self.new_peer(0xFFFFF0)
+
+    def new_peer(self, first_psn: int) -> None:
+        """A fresh model responder expecting `first_psn`, with its memory full of random bytes."""
+        self.first_psn = first_psn
+        self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=self.pmtu, initial_expected_psn=first_psn))
         self.peer_memory = self.peer.register_memory(PEER_RKEY, PEER_BASE, PEER_BYTES,
                                                      Access.REMOTE_READ | Access.REMOTE_WRITE)
-        self.peer_memory.data[:] = rng.randbytes(PEER_BYTES)
+        self.peer_memory.data[:] = self.rng.randbytes(PEER_BYTES)
         self.completions: list[EngineCompletion] = []
         self.received = []  # the peer's receive completions (SEND and WRITE with immediate)
 
-    async def set_up(self, first_psn: int = 0xFFFFF0):
-        await self.tb.reset()
+    async def set_up(self, reset: bool = True, rnr_retry: int = 7):
+        if reset:
+            await self.tb.reset()
         # The receive parser checks FIRST and MIDDLE packets against the engine's PMTU register
         await rdma_driver.set_up(self.tb.registers, DUT.mac, DUT.ip, self.pmtu)
         await rdma_driver.create_qp(self.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
-                                    pmtu=self.pmtu, send_psn=first_psn, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
-                                    timeout=TIMEOUT_CODE, retry_count=self.retry_count)
+                                    pmtu=self.pmtu, send_psn=self.first_psn, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+                                    timeout=TIMEOUT_CODE, retry_count=self.retry_count, rnr_retry=rnr_retry)
         self.host.attach_send_queue(DUT_QPN, SQ_BASE, SQ_LOG_SIZE)
         await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
 
@@ -165,6 +171,12 @@ async def exchange(dut, count: int, pmtu: int = 1024, wire: WireConfig = WireCon
     rng = rng or test_rng()
     requester = Requester(dut, rng, pmtu, wire)
     await requester.set_up()
+    return requester, await exchange_on(requester, rng, count, max_length)
+
+
+async def exchange_on(requester: Requester, rng: random.Random, count: int, max_length: int | None = None) -> int:
+    """Random work of every kind through a set-up requester; the payload bytes checked."""
+    pmtu = requester.pmtu
     work = random_requests(rng, bytearray(LOCAL_BYTES), count, pmtu, max_length or 3 * pmtu)
     for request, local in work:
         if request.opcode.name != "RDMA_READ":
@@ -172,8 +184,7 @@ async def exchange(dut, count: int, pmtu: int = 1024, wire: WireConfig = WireCon
         if request.imm is not None or request.opcode.name == "SEND":
             requester.peer.post_recv(request.wr_id, 4 * pmtu)
     await requester.run(work)
-    checked = await check_exactly_once(requester, work)
-    return requester, checked
+    return await check_exactly_once(requester, work)
 
 
 @cocotb.test()
@@ -188,6 +199,40 @@ async def requests_complete_in_order_on_a_clean_wire(dut):
     assert events["requests_sent"] == packets
     assert events["acks_received"] > 0 and events["doorbells_rejected"] == 0
     dut._log.info("40 requests, %d payload bytes checked, %d request packets", checked, packets)
+
+
+@cocotb.test()
+@cocotb.parametrize(pmtu=[256, 512, 2048, 4096])
+async def requests_at_every_pmtu(dut, pmtu):
+    """Segmentation and READ responses at each PMTU the engine supports (1024 is the case above)."""
+    requester, checked = await exchange(dut, 6, pmtu=pmtu, rng=test_rng("pmtu", pmtu), max_length=2 * pmtu + 5)
+    packets = [packet for packet in requester.tb.sent if packet.info.is_request]
+    assert all(len(packet.payload) <= pmtu for packet in packets)
+    dut._log.info("PMTU %d: %d bytes checked in %d request packets", pmtu, checked, len(packets))
+
+
+@cocotb.test()
+async def reset_in_mid_traffic_then_a_clean_exchange(dut):
+    """A reset while requests are in flight and completions pending; after it, with the QP set up
+    again, a fresh exchange completes exactly once."""
+    rng = test_rng("reset")
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 12, 1024, 3 * 1024)
+    for request, address in work:
+        if request.opcode.name != "RDMA_READ":
+            requester.tb.memory.write(address, request.data)
+        requester.host.place(DUT_QPN, request, address)
+    await requester.host.ring(DUT_QPN)
+    for _ in range(40):
+        await requester.tb.step([requester.peer])
+        await ClockCycles(dut.clk, LOOP_CYCLES)
+    await pulse_reset(dut.clk, dut.rst)
+    # The engine forgot everything: a new peer, the QP and queues set up again from other PSNs,
+    # while frames from before the reset may still arrive
+    requester.new_peer(0x400000)
+    await requester.set_up(reset=False)
+    await exchange_on(requester, rng, 12)
 
 
 @cocotb.test()
@@ -378,12 +423,8 @@ async def an_rnr_nak_is_waited_out_then_the_send_goes_through(dut):
     await requester.run([], expect=2)
     await check_exactly_once(requester, work)
 
-    rng = test_rng("exhausted")
-    requester = Requester(dut, rng)
-    await requester.set_up()
-    await rdma_driver.create_qp(requester.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
-                                pmtu=1024, send_psn=0xFFFFF0, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
-                                timeout=TIMEOUT_CODE, rnr_retry=1)
+    requester.new_peer(0x2000)
+    await requester.set_up(rnr_retry=1)
     work = random_requests(rng, bytearray(LOCAL_BYTES), 3, 1024, 100, kinds=("send",))
     for request, address in work:
         requester.tb.memory.write(address, request.data)

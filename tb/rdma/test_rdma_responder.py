@@ -13,7 +13,7 @@ from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStrea
 from dpuv.models.roce_packet import Endpoint, Opcode, parse_frame
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
-from dpuv.sim import perf, rdma_driver
+from dpuv.sim import perf, rdma_driver, roce_scapy
 from dpuv.sim.cocotb_access import AxiLiteAccess
 from dpuv.sim.pcap_capture import WireCapture
 from dpuv.sim.rdma_driver import HostQueues, WcOpcode, WcStatus
@@ -35,6 +35,15 @@ RQ_BASE, RQ_LOG_SIZE = 0x1000, 5
 RESPONDER_CQ_BASE, RESPONDER_CQ_LOG_SIZE = 0x3000, 7
 RECEIVE_BUFFERS = 0x4000
 LOOP_CYCLES = 16
+
+
+def check_with_scapy(frame: bytes, packet) -> None:
+    """scapy, an independent decoder, reads the same packet from the frame and agrees with its
+    ICRC (parse_frame has already checked it with zlib.crc32)."""
+    decoded = roce_scapy.decode(frame)
+    assert decoded["icrc_sent"] == decoded["icrc_computed"], "scapy disagrees with the ICRC"
+    assert (decoded["opcode"], decoded["psn"], decoded["dest_qp"], decoded["payload"]) == \
+        (packet.bth.opcode, packet.bth.psn, packet.bth.dest_qp, packet.payload), decoded
 
 
 class TB:
@@ -126,6 +135,7 @@ class TB:
         while not self.tx.empty():
             frame = bytes(self.tx.recv_nowait().tdata)
             packet = parse_frame(frame, self.pmtu)  # every frame the engine sends must parse cleanly
+            check_with_scapy(frame, packet)
             if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome == 0x60:
                 self.sequence_naks.append(packet.bth.psn)
             self.sent.append(packet)
