@@ -62,6 +62,8 @@ ALLREDUCE = "rtl/allreduce/allreduce.f"
 BRINGUP = "rtl/bringup/bringup.f"
 RDMA = "rtl/rdma/rdma.f"
 RDMA_TB = "tb/rdma/pair.f"
+PCIE = "rtl/pcie/pcie.f"
+STORAGE = "rtl/storage/storage.f"
 # Testbench-only wrappers that give each port of a multi-port design its own named bus
 COMMON_TB = "tb/common/wrappers.f"
 # Port counts off and on a power of two (with 1-bit master IDs at four ports)
@@ -129,6 +131,9 @@ BENCHES = (
           "PSN rules, bad keys, doorbells, completions", module="test_rdma_responder,test_rdma_requester"),
     Bench("rdma_engine_pair", "rdma_engine_pair", "tb/rdma", (COMMON, RDMA, RDMA_TB), WIDTHS,
           "Two RC engines back to back over the Python wire: WRITE/READ both ways at once, exactly once through loss"),
+    Bench("nvme_controller", "nvme_controller", "tb/storage", (COMMON, PCIE, STORAGE),
+          ({"DATA_WIDTH": 512}, {"DATA_WIDTH": 256}),
+          "NVMe controller over PCIe, host played by cocotbext-pcie: BAR0 registers, enable and shutdown handshakes"),
     Bench("roce_rx_parser", "roce_rx_parser", "tb/rdma", (COMMON, RDMA), WIDTHS,
           "RoCEv2 receive parser: every opcode against the model, each malformed frame dropped with its cause, overflow"),
 )

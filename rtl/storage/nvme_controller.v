@@ -1,0 +1,131 @@
+// NVMe controller top: the UltraScale+ PCIe hard-IP user interface on one side, BAR0 registers behind it
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Port names and widths are the hard IP's as cocotbext-pcie's UltraScalePlusPcieDevice binds
+// them (Xilinx PG213), seen from the user logic: everything the IP drives is an input here,
+// including the user clock and reset, so a simulator never has to honour values written onto
+// outputs. RQ/CC tready are one bit (the IP's [3:0] carry one value).
+// First part: BAR0 register accesses (completer path) and the controller's enable handshake.
+// The requester path (queue fetch, data, completions) and MSI-X are idle until the queues exist.
+module nvme_controller #(
+    // Width of the PCIe streams: 512 (Gen3 x16) or 256
+    parameter DATA_WIDTH = 512,
+    parameter QUEUES = 17,
+    parameter MAX_QUEUE_ENTRIES = 1024,
+    parameter READY_DELAY = 16
+) (
+    input  wire                      user_clk,
+    input  wire                      user_reset,
+    input  wire                      user_lnk_up,
+
+    output wire [DATA_WIDTH-1:0]     s_axis_rq_tdata,
+    output wire [DATA_WIDTH/32-1:0]  s_axis_rq_tkeep,
+    output wire                      s_axis_rq_tlast,
+    output wire [RQ_USER_WIDTH-1:0]  s_axis_rq_tuser,
+    output wire                      s_axis_rq_tvalid,
+    input  wire                      s_axis_rq_tready,
+
+    input  wire [DATA_WIDTH-1:0]     m_axis_rc_tdata,
+    input  wire [DATA_WIDTH/32-1:0]  m_axis_rc_tkeep,
+    input  wire                      m_axis_rc_tlast,
+    input  wire [RC_USER_WIDTH-1:0]  m_axis_rc_tuser,
+    input  wire                      m_axis_rc_tvalid,
+    output wire                      m_axis_rc_tready,
+
+    input  wire [DATA_WIDTH-1:0]     m_axis_cq_tdata,
+    input  wire [DATA_WIDTH/32-1:0]  m_axis_cq_tkeep,
+    input  wire                      m_axis_cq_tlast,
+    input  wire [CQ_USER_WIDTH-1:0]  m_axis_cq_tuser,
+    input  wire                      m_axis_cq_tvalid,
+    output wire                      m_axis_cq_tready,
+
+    output wire [DATA_WIDTH-1:0]     s_axis_cc_tdata,
+    output wire [DATA_WIDTH/32-1:0]  s_axis_cc_tkeep,
+    output wire                      s_axis_cc_tlast,
+    output wire [CC_USER_WIDTH-1:0]  s_axis_cc_tuser,
+    output wire                      s_axis_cc_tvalid,
+    input  wire                      s_axis_cc_tready,
+
+    input  wire [2:0]                cfg_max_payload,
+    input  wire [2:0]                cfg_max_read_req,
+    input  wire [15:0]               cfg_function_status,
+
+    input  wire [3:0]                cfg_interrupt_msix_enable,
+    input  wire [3:0]                cfg_interrupt_msix_mask,
+    output wire [63:0]               cfg_interrupt_msix_address,
+    output wire [31:0]               cfg_interrupt_msix_data,
+    output wire                      cfg_interrupt_msix_int,
+    input  wire                      cfg_interrupt_msix_sent,
+    input  wire                      cfg_interrupt_msix_fail,
+    output wire [7:0]                cfg_interrupt_msi_function_number
+);
+
+localparam RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62;
+localparam RC_USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75;
+localparam CQ_USER_WIDTH = DATA_WIDTH == 512 ? 183 : 88;
+localparam CC_USER_WIDTH = DATA_WIDTH == 512 ? 81 : 33;
+localparam ADDR_WIDTH = 16;
+
+wire clk = user_clk;
+wire rst = user_reset;
+
+// ---- Requester side and interrupts: idle in this first part ----
+
+assign s_axis_rq_tdata = {DATA_WIDTH{1'b0}};
+assign s_axis_rq_tkeep = {(DATA_WIDTH/32){1'b0}};
+assign s_axis_rq_tlast = 1'b0;
+assign s_axis_rq_tuser = {RQ_USER_WIDTH{1'b0}};
+assign s_axis_rq_tvalid = 1'b0;
+assign m_axis_rc_tready = 1'b1;
+assign cfg_interrupt_msix_address = 64'd0;
+assign cfg_interrupt_msix_data = 32'd0;
+assign cfg_interrupt_msix_int = 1'b0;
+assign cfg_interrupt_msi_function_number = 8'd0;
+
+// ---- BAR0: completer requests to the registers ----
+
+wire [ADDR_WIDTH-1:0] axil_awaddr, axil_araddr;
+wire [31:0] axil_wdata, axil_rdata;
+wire [3:0]  axil_wstrb;
+wire [1:0]  axil_bresp, axil_rresp;
+wire        axil_awvalid, axil_awready, axil_wvalid, axil_wready, axil_bvalid, axil_bready,
+            axil_arvalid, axil_arready, axil_rvalid, axil_rready;
+
+pcie_us_cq_axil #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(ADDR_WIDTH)
+) completer_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_cq_tdata(m_axis_cq_tdata), .s_axis_cq_tkeep(m_axis_cq_tkeep), .s_axis_cq_tvalid(m_axis_cq_tvalid),
+    .s_axis_cq_tready(m_axis_cq_tready), .s_axis_cq_tlast(m_axis_cq_tlast), .s_axis_cq_tuser(m_axis_cq_tuser),
+    .m_axis_cc_tdata(s_axis_cc_tdata), .m_axis_cc_tkeep(s_axis_cc_tkeep), .m_axis_cc_tvalid(s_axis_cc_tvalid),
+    .m_axis_cc_tready(s_axis_cc_tready), .m_axis_cc_tlast(s_axis_cc_tlast), .m_axis_cc_tuser(s_axis_cc_tuser),
+    .m_axil_awaddr(axil_awaddr), .m_axil_awprot(), .m_axil_awvalid(axil_awvalid), .m_axil_awready(axil_awready),
+    .m_axil_wdata(axil_wdata), .m_axil_wstrb(axil_wstrb), .m_axil_wvalid(axil_wvalid), .m_axil_wready(axil_wready),
+    .m_axil_bresp(axil_bresp), .m_axil_bvalid(axil_bvalid), .m_axil_bready(axil_bready),
+    .m_axil_araddr(axil_araddr), .m_axil_arprot(), .m_axil_arvalid(axil_arvalid), .m_axil_arready(axil_arready),
+    .m_axil_rdata(axil_rdata), .m_axil_rresp(axil_rresp), .m_axil_rvalid(axil_rvalid), .m_axil_rready(axil_rready),
+    .event_unsupported()
+);
+
+nvme_registers #(
+    .QUEUES(QUEUES),
+    .MAX_QUEUE_ENTRIES(MAX_QUEUE_ENTRIES),
+    .READY_DELAY(READY_DELAY),
+    .ADDR_WIDTH(ADDR_WIDTH)
+) registers_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(axil_awaddr), .s_axil_awvalid(axil_awvalid), .s_axil_awready(axil_awready),
+    .s_axil_wdata(axil_wdata), .s_axil_wstrb(axil_wstrb), .s_axil_wvalid(axil_wvalid), .s_axil_wready(axil_wready),
+    .s_axil_bresp(axil_bresp), .s_axil_bvalid(axil_bvalid), .s_axil_bready(axil_bready),
+    .s_axil_araddr(axil_araddr), .s_axil_arvalid(axil_arvalid), .s_axil_arready(axil_arready),
+    .s_axil_rdata(axil_rdata), .s_axil_rresp(axil_rresp), .s_axil_rvalid(axil_rvalid), .s_axil_rready(axil_rready),
+    .enabled(), .admin_sq_size(), .admin_cq_size(), .admin_sq_base(), .admin_cq_base(), .interrupt_mask(),
+    .doorbell_valid(), .doorbell_queue(), .doorbell_is_cq_head(), .doorbell_value(), .invalid_doorbell()
+);
+
+endmodule
+
+`resetall

@@ -1,0 +1,4 @@
+# rtl/storage: the NVMe storage engine. Paths are relative to this file.
+storage.vlt
+nvme_registers.v
+nvme_controller.v

@@ -1,0 +1,184 @@
+"""nvme_controller behind cocotbext-pcie's UltraScale+ PCIe device model, with its RootComplex as the
+host: enumeration, BAR0 registers as the NVMe base specification defines them, and the host
+driver model's reset, admin-queue set-up, enable and shutdown sequences.
+
+First part of the storage engine: the queues, commands and data path are still to come."""
+
+from __future__ import annotations
+
+import logging
+
+import cocotb
+from cocotb.triggers import ClockCycles, FallingEdge, Timer
+from cocotbext.axi import AxiStreamBus
+from cocotbext.pcie.core import RootComplex
+from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
+
+from dpuv.sim import nvme_driver
+from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY, VS,
+                                  Capabilities, ControllerError, NvmeHost)
+from dpuv.sim.testbench import build_parameters
+
+BAR0_BYTES = 16 * 1024
+READY_DELAY = 16  # the bench's build parameter: cycles from CC to CSTS
+# Bus timing of every BAR access, so a controller that never answers fails the test in time
+ACCESS = {"timeout": 2, "timeout_unit": "us"}
+
+
+class Bar:
+    """BAR0 through the root complex, with a timeout on every read."""
+
+    def __init__(self, window):
+        self.window = window
+
+    async def read_dword(self, offset: int, **_) -> int:
+        return await self.window.read_dword(offset, **ACCESS)
+
+    async def write_dword(self, offset: int, value: int, **_) -> None:
+        await self.window.write_dword(offset, value)
+
+    async def read_qword(self, offset: int) -> int:
+        return await self.window.read_qword(offset, **ACCESS)
+
+
+class TB:
+    def __init__(self, dut):
+        self.dut = dut
+        width = len(dut.s_axis_cc_tdata)
+        self.rc = RootComplex()
+        self.device = UltraScalePlusPcieDevice(
+            pcie_generation=3, pcie_link_width=16 if width == 512 else 8, user_clk_frequency=250e6,
+            alignment="dword", cq_straddle=False, cc_straddle=False, rq_straddle=False, rc_straddle=False,
+            rc_4tlp_straddle=False, pf_count=1, max_payload_size=512, enable_client_tag=True,
+            enable_extended_tag=False, enable_parity=False, pf0_msi_enable=False, pf0_msix_enable=False,
+            user_clk=dut.user_clk, user_reset=dut.user_reset, user_lnk_up=dut.user_lnk_up,
+            rq_bus=AxiStreamBus.from_prefix(dut, "s_axis_rq"), rc_bus=AxiStreamBus.from_prefix(dut, "m_axis_rc"),
+            cq_bus=AxiStreamBus.from_prefix(dut, "m_axis_cq"), cc_bus=AxiStreamBus.from_prefix(dut, "s_axis_cc"),
+            cfg_max_payload=dut.cfg_max_payload, cfg_max_read_req=dut.cfg_max_read_req,
+            cfg_function_status=dut.cfg_function_status,
+            cfg_interrupt_msix_enable=dut.cfg_interrupt_msix_enable,
+            cfg_interrupt_msix_mask=dut.cfg_interrupt_msix_mask,
+            cfg_interrupt_msix_address=dut.cfg_interrupt_msix_address,
+            cfg_interrupt_msix_data=dut.cfg_interrupt_msix_data,
+            cfg_interrupt_msix_int=dut.cfg_interrupt_msix_int,
+            cfg_interrupt_msix_sent=dut.cfg_interrupt_msix_sent,
+            cfg_interrupt_msix_fail=dut.cfg_interrupt_msix_fail,
+            cfg_interrupt_msi_function_number=dut.cfg_interrupt_msi_function_number)
+        for logger in (self.device.log, self.rc.log, *(logging.getLogger(f"cocotb.{dut._name}.{bus}")
+                                                        for bus in ("m_axis_cq", "s_axis_cc", "s_axis_rq", "m_axis_rc"))):
+            logger.setLevel(logging.WARNING)
+        self.rc.make_port().connect(self.device)
+        function = self.device.functions[0]
+        function.class_code = 0x010802  # mass storage, NVM, NVMe
+        function.configure_bar(0, BAR0_BYTES, ext=True)
+        self.bar = None
+        self.host = None
+
+    async def bring_up(self):
+        """Link up, enumerate, memory space and bus mastering on: what firmware and the OS do."""
+        await FallingEdge(self.dut.user_reset)
+        await Timer(100, "ns")
+        await self.rc.enumerate()
+        device = self.rc.find_device(self.device.functions[0].pcie_id)
+        await device.enable_device()
+        await device.set_master()
+        self.bar = Bar(device.bar_window[0])
+        self.host = NvmeHost(self.bar, lambda: ClockCycles(self.dut.user_clk, 4))
+
+
+@cocotb.test(timeout_time=200, timeout_unit="us")
+async def registers_read_as_the_specification_defines(dut):
+    tb = TB(dut)
+    await tb.bring_up()
+    cap = await tb.bar.read_qword(CAP)  # one 2-dword read
+    assert cap == await tb.host.read_qword(CAP), "a 64-bit read and two 32-bit reads of CAP differ"
+    capabilities = Capabilities.decode(cap)
+    parameters = build_parameters()
+    assert capabilities.max_queue_entries == parameters.get("MAX_QUEUE_ENTRIES", 1024)
+    assert capabilities.contiguous_queues and capabilities.nvm_command_set and capabilities.timeout_ms >= 500
+    assert capabilities.doorbell_stride == 4 and capabilities.page_size_min == capabilities.page_size_max == 4096
+    assert await tb.bar.read_dword(VS) == 0x00010400
+    assert await tb.bar.read_dword(CSTS) == 0 and await tb.bar.read_dword(CC) == 0
+    # Read-only registers ignore writes
+    await tb.bar.write_dword(CAP, 0xFFFFFFFF)
+    await tb.bar.write_dword(VS, 0)
+    await tb.bar.write_dword(CSTS, 0xFFFFFFFF)
+    assert await tb.bar.read_qword(CAP) == cap and await tb.bar.read_dword(VS) == 0x00010400
+    assert await tb.bar.read_dword(CSTS) == 0
+    # INTMS sets and INTMC clears the one mask
+    await tb.bar.write_dword(nvme_driver.INTMS, 0x0000_0005)
+    await tb.bar.write_dword(nvme_driver.INTMC, 0x0000_0001)
+    assert await tb.bar.read_dword(nvme_driver.INTMS) == 4 == await tb.bar.read_dword(nvme_driver.INTMC)
+    # Byte enables: one byte written leaves the others
+    await tb.bar.write_dword(AQA, 0x001F_003F)
+    await tb.bar.window.write(AQA + 1, b"\x01")
+    assert await tb.bar.read_dword(AQA) == 0x001F_013F
+    # The admin queue bases are 4 KiB aligned: their low 12 bits read as 0
+    await tb.host.write_qword(ASQ, 0x1_2345_6789)
+    assert await tb.host.read_qword(ASQ) == 0x1_2345_6000
+
+
+@cocotb.test(timeout_time=200, timeout_unit="us")
+async def the_driver_enables_and_disables_the_controller(dut):
+    tb = TB(dut)
+    await tb.bring_up()
+    host = tb.host
+    await host.reset()
+    await host.set_admin_queues(0x10000, 32, 0x20000, 16)
+    await host.enable()
+    csts = await tb.bar.read_dword(CSTS)
+    assert csts & (CSTS_RDY | CSTS_CFS) == CSTS_RDY, hex(csts)
+    # While enabled, the admin queue registers do not change, and only SHN of CC does
+    await tb.bar.write_dword(AQA, 0)
+    await host.write_qword(ASQ, 0x99000)
+    assert await tb.bar.read_dword(AQA) == (15 << 16 | 31) and await host.read_qword(ASQ) == 0x10000
+    await tb.bar.write_dword(CC, CC_EN | 7 << 16 | CC_IOCQES_16)
+    assert await tb.bar.read_dword(CC) == CC_EN | CC_IOSQES_64 | CC_IOCQES_16
+    # A normal shutdown completes, then disabling clears RDY and the shutdown status
+    csts = await host.shutdown()
+    assert csts & CSTS_RDY
+    await host.reset()
+    assert await tb.bar.read_dword(CSTS) == 0
+    # And the controller comes up again
+    await host.set_admin_queues(0x30000, 2, 0x40000, 2)
+    await host.enable()
+
+
+@cocotb.test(timeout_time=200, timeout_unit="us")
+async def unsupported_settings_give_a_fatal_status_until_disabled(dut):
+    """CC asking for I/O SQ entries of 128 B, or 8 KiB pages: CSTS.CFS instead of RDY; clearing
+    EN clears it, and a good CC then brings the controller up."""
+    tb = TB(dut)
+    await tb.bring_up()
+    host = tb.host
+    await host.reset()
+    await host.set_admin_queues(0x10000, 32, 0x20000, 32)
+    for bad_cc in (7 << 16 | CC_IOCQES_16, CC_IOSQES_64 | CC_IOCQES_16 | 1 << 7):
+        try:
+            await host.enable(bad_cc)
+        except ControllerError as error:
+            assert "fatal" in str(error)
+        else:
+            raise AssertionError(f"CC {bad_cc:#x} brought the controller up")
+        assert await tb.bar.read_dword(CSTS) & CSTS_CFS
+        await host.reset()
+        assert await tb.bar.read_dword(CSTS) == 0
+    await host.enable()
+
+
+@cocotb.test(timeout_time=200, timeout_unit="us")
+async def requests_the_completer_does_not_carry_are_refused(dut):
+    """A read longer than a 64-bit register is answered Unsupported Request (the root complex
+    reports the unsuccessful completion); the controller keeps answering."""
+    tb = TB(dut)
+    await tb.bring_up()
+    try:
+        await tb.bar.window.read(0, 16, **ACCESS)
+    except Exception as error:  # cocotbext-pcie's answer to a completion that is not Successful
+        assert "Unsuccessful completion" in str(error), error
+    else:
+        raise AssertionError("a 4-dword read of BAR0 was answered successfully")
+    # A write longer than 2 dwords is dropped (posted: nothing to answer)
+    await tb.bar.window.write(AQA, bytes(range(16)))
+    assert await tb.bar.read_dword(AQA) == 0
+    assert await tb.bar.read_dword(VS) == 0x00010400
