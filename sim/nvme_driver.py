@@ -5,8 +5,11 @@ driver runs in simulation and against hardware."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
+
+from dpuv.models.nvme_admin import Completion
 
 CAP, VS, INTMS, INTMC, CC, CSTS, AQA, ASQ, ACQ = 0x00, 0x08, 0x0C, 0x10, 0x14, 0x1C, 0x24, 0x28, 0x30
 DOORBELLS = 0x1000
@@ -106,3 +109,48 @@ class NvmeHost:
         """BAR offset of a queue's SQ tail (or CQ head) doorbell."""
         stride = self.capabilities.doorbell_stride if self.capabilities else 4
         return DOORBELLS + (2 * queue + int(completion_head)) * stride
+
+
+class AdminQueue:
+    """The admin submission and completion queues in host memory, as a driver keeps them: entries
+    written at the tail and the tail doorbell rung; completions taken while their phase tag is
+    the one expected (it flips on each wrap) and the head doorbell rung after."""
+
+    SQE_BYTES, CQE_BYTES = 64, 16
+
+    def __init__(self, host: NvmeHost, write_memory: Callable[[int, bytes], None],
+                 read_memory: Callable[[int, int], bytes], sq_base: int, cq_base: int, entries: int):
+        self.host, self.write_memory, self.read_memory = host, write_memory, read_memory
+        self.sq_base, self.cq_base, self.entries = sq_base, cq_base, entries
+        self.tail = self.head = 0
+        self.phase = 1
+        write_memory(cq_base, bytes(entries * self.CQE_BYTES))
+
+    async def set_up(self) -> None:
+        await self.host.set_admin_queues(self.sq_base, self.entries, self.cq_base, self.entries)
+
+    def place(self, entry: bytes) -> None:
+        self.write_memory(self.sq_base + self.tail * self.SQE_BYTES, entry)
+        self.tail = (self.tail + 1) % self.entries
+
+    async def ring(self) -> None:
+        await self.host.bar.write_dword(self.host.doorbell(0, False), self.tail)
+
+    async def submit(self, entry: bytes) -> None:
+        self.place(entry)
+        await self.ring()
+
+    async def reap(self, ring_head: bool = True) -> list[Completion]:
+        taken = []
+        while True:
+            entry = self.read_memory(self.cq_base + self.head * self.CQE_BYTES, self.CQE_BYTES)
+            completion = Completion.decode(entry)
+            if completion.phase != self.phase:
+                break
+            taken.append(completion)
+            self.head = (self.head + 1) % self.entries
+            if self.head == 0:
+                self.phase ^= 1
+        if taken and ring_head:
+            await self.host.bar.write_dword(self.host.doorbell(0, True), self.head)
+        return taken

@@ -7,8 +7,9 @@
 // them (Xilinx PG213), seen from the user logic: everything the IP drives is an input here,
 // including the user clock and reset, so a simulator never has to honour values written onto
 // outputs. RQ/CC tready are one bit (the IP's [3:0] carry one value).
-// First part: BAR0 register accesses (completer path) and the controller's enable handshake.
-// The requester path (queue fetch, data, completions) and MSI-X are idle until the queues exist.
+// First part: BAR0 register accesses (completer path), the enable handshake and the admin queue
+// (entries fetched and completions posted through the requester path). I/O queues, the data path
+// and MSI-X are still to come.
 module nvme_controller #(
     // Width of the PCIe streams: 512 (Gen3 x16) or 256
     parameter DATA_WIDTH = 512,
@@ -71,14 +72,14 @@ localparam ADDR_WIDTH = 16;
 wire clk = user_clk;
 wire rst = user_reset;
 
-// ---- Requester side and interrupts: idle in this first part ----
+wire         enabled, doorbell_valid, doorbell_is_cq_head, invalid_doorbell;
+wire [11:0]  admin_sq_size, admin_cq_size;
+wire [63:0]  admin_sq_base, admin_cq_base;
+wire [6:0]   doorbell_queue;
+wire [15:0]  doorbell_value;
 
-assign s_axis_rq_tdata = {DATA_WIDTH{1'b0}};
-assign s_axis_rq_tkeep = {(DATA_WIDTH/32){1'b0}};
-assign s_axis_rq_tlast = 1'b0;
-assign s_axis_rq_tuser = {RQ_USER_WIDTH{1'b0}};
-assign s_axis_rq_tvalid = 1'b0;
-assign m_axis_rc_tready = 1'b1;
+// ---- Interrupts: idle in this first part ----
+
 assign cfg_interrupt_msix_address = 64'd0;
 assign cfg_interrupt_msix_data = 32'd0;
 assign cfg_interrupt_msix_int = 1'b0;
@@ -122,8 +123,46 @@ nvme_registers #(
     .s_axil_bresp(axil_bresp), .s_axil_bvalid(axil_bvalid), .s_axil_bready(axil_bready),
     .s_axil_araddr(axil_araddr), .s_axil_arvalid(axil_arvalid), .s_axil_arready(axil_arready),
     .s_axil_rdata(axil_rdata), .s_axil_rresp(axil_rresp), .s_axil_rvalid(axil_rvalid), .s_axil_rready(axil_rready),
-    .enabled(), .admin_sq_size(), .admin_cq_size(), .admin_sq_base(), .admin_cq_base(), .interrupt_mask(),
-    .doorbell_valid(), .doorbell_queue(), .doorbell_is_cq_head(), .doorbell_value(), .invalid_doorbell()
+    .enabled(enabled), .admin_sq_size(admin_sq_size), .admin_cq_size(admin_cq_size), .admin_sq_base(admin_sq_base),
+    .admin_cq_base(admin_cq_base), .interrupt_mask(),
+    .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
+    .doorbell_value(doorbell_value), .invalid_doorbell(invalid_doorbell)
+);
+
+// ---- Admin queue, over the requester path ----
+
+wire         write_valid, write_ready, read_valid, read_ready, read_done, read_error;
+wire [63:0]  write_address, read_address;
+wire [4:0]   write_dwords, read_dwords;
+wire [511:0] write_data, read_data;
+
+nvme_admin #(
+    .QUEUES(QUEUES)
+) admin_inst (
+    .clk(clk), .rst(rst),
+    .enabled(enabled), .sq_size(admin_sq_size), .cq_size(admin_cq_size), .sq_base(admin_sq_base),
+    .cq_base(admin_cq_base),
+    .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
+    .doorbell_value(doorbell_value), .invalid_doorbell(invalid_doorbell),
+    .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address),
+    .write_dwords(write_dwords), .write_data(write_data),
+    .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
+    .read_done(read_done), .read_data(read_data), .read_error(read_error),
+    .event_command(), .event_error_status()
+);
+
+pcie_us_requester #(
+    .DATA_WIDTH(DATA_WIDTH)
+) requester_inst (
+    .clk(clk), .rst(rst),
+    .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address),
+    .write_dwords(write_dwords), .write_data(write_data),
+    .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
+    .read_done(read_done), .read_data(read_data), .read_error(read_error),
+    .m_axis_rq_tdata(s_axis_rq_tdata), .m_axis_rq_tkeep(s_axis_rq_tkeep), .m_axis_rq_tvalid(s_axis_rq_tvalid),
+    .m_axis_rq_tready(s_axis_rq_tready), .m_axis_rq_tlast(s_axis_rq_tlast), .m_axis_rq_tuser(s_axis_rq_tuser),
+    .s_axis_rc_tdata(m_axis_rc_tdata), .s_axis_rc_tkeep(m_axis_rc_tkeep), .s_axis_rc_tvalid(m_axis_rc_tvalid),
+    .s_axis_rc_tready(m_axis_rc_tready), .s_axis_rc_tlast(m_axis_rc_tlast), .s_axis_rc_tuser(m_axis_rc_tuser)
 );
 
 endmodule

@@ -1,8 +1,9 @@
 """nvme_controller behind cocotbext-pcie's UltraScale+ PCIe device model, with its RootComplex as the
-host: enumeration, BAR0 registers as the NVMe base specification defines them, and the host
-driver model's reset, admin-queue set-up, enable and shutdown sequences.
+host: enumeration, BAR0 registers as the NVMe base specification defines them, the host driver
+model's reset, admin-queue set-up, enable and shutdown sequences, and admin commands through the
+queues in host memory, every completion predicted by models/nvme_admin.py.
 
-First part of the storage engine: the queues, commands and data path are still to come."""
+First part of the storage engine: I/O queues, Identify, the data path and MSI-X are still to come."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from cocotbext.axi import AxiStreamBus
 from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
 
+from dpuv.models import nvme_admin
+from dpuv.models.nvme_admin import AdminModel, submission
 from dpuv.sim import nvme_driver
 from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY, VS,
-                                  Capabilities, ControllerError, NvmeHost)
+                                  AdminQueue, Capabilities, ControllerError, NvmeHost)
 from dpuv.sim.testbench import build_parameters
 
 BAR0_BYTES = 16 * 1024
@@ -84,6 +87,36 @@ class TB:
         await device.set_master()
         self.bar = Bar(device.bar_window[0])
         self.host = NvmeHost(self.bar, lambda: ClockCycles(self.dut.user_clk, 4))
+        # Host memory for the queues (the pool's first region would sit at address 0)
+        self.rc.mem_pool.alloc_region(4096)
+        self.memory = self.rc.mem_pool.alloc_region(64 * 1024)
+        self.memory_base = self.memory.get_absolute_address(0)
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        offset = address - self.memory_base
+        self.memory[offset:offset + len(data)] = data
+
+    def read_memory(self, address: int, length: int) -> bytes:
+        offset = address - self.memory_base
+        return bytes(self.memory[offset:offset + length])
+
+    async def admin_queue(self, entries: int) -> AdminQueue:
+        """Reset, admin queues of `entries` in host memory, enable: the driver's start-up."""
+        queue = AdminQueue(self.host, self.write_memory, self.read_memory, self.memory_base,
+                           self.memory_base + 0x8000, entries)
+        await self.host.reset()
+        await queue.set_up()
+        await self.host.enable()
+        return queue
+
+    async def reap(self, queue: AdminQueue, count: int, polls: int = 200) -> list:
+        taken = []
+        for _ in range(polls):
+            taken += await queue.reap()
+            if len(taken) >= count:
+                return taken
+            await ClockCycles(self.dut.user_clk, 16)
+        raise AssertionError(f"{len(taken)} of {count} completions")
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")
@@ -182,3 +215,113 @@ async def requests_the_completer_does_not_carry_are_refused(dut):
     await tb.bar.window.write(AQA, bytes(range(16)))
     assert await tb.bar.read_dword(AQA) == 0
     assert await tb.bar.read_dword(VS) == 0x00010400
+
+
+def check_completions(completions, entries, answers, queue_entries: int, first_head: int):
+    """Each completion is the model's answer for its entry: CID, DW0, status (DNR on errors), SQ 0,
+    and the SQ head just after the entry."""
+    for index, (completion, entry, answer) in enumerate(zip(completions, entries, answers)):
+        cid = int.from_bytes(entry[2:4], "little")
+        expected_head = (first_head + index + 1) % queue_entries
+        assert (completion.cid, completion.result, completion.status_code, completion.status_type) == \
+            (cid, answer.result, answer.status_code, 0), (index, completion, answer)
+        assert completion.do_not_retry == (answer.status_code != 0) and completion.sq_id == 0, completion
+        assert completion.sq_head == expected_head, (index, completion.sq_head, expected_head)
+
+
+@cocotb.test(timeout_time=500, timeout_unit="us")
+async def admin_commands_complete_as_the_model_predicts(dut):
+    """Set/Get Features (Number of Queues, Interrupt Coalescing, an unknown feature), Abort and
+    opcodes the controller does not carry, through a 4-entry admin queue so that both rings wrap
+    and the phase tag flips several times."""
+    tb = TB(dut)
+    await tb.bring_up()
+    queue = await tb.admin_queue(4)
+    model = AdminModel(build_parameters().get("QUEUES", 17))
+    entries = []
+    for cid in range(14):
+        opcode, cdw10, cdw11 = [
+            (nvme_admin.OP_SET_FEATURES, nvme_admin.FEATURE_NUMBER_OF_QUEUES, 7 << 16 | 7),
+            (nvme_admin.OP_GET_FEATURES, nvme_admin.FEATURE_NUMBER_OF_QUEUES, 0),
+            (nvme_admin.OP_SET_FEATURES, nvme_admin.FEATURE_NUMBER_OF_QUEUES, 0xFFFF),
+            (nvme_admin.OP_SET_FEATURES, nvme_admin.FEATURE_INTERRUPT_COALESCING, 0x0A00 + cid),
+            (nvme_admin.OP_GET_FEATURES, nvme_admin.FEATURE_INTERRUPT_COALESCING, 0),
+            (nvme_admin.OP_GET_FEATURES, 0x55, 0),
+            (nvme_admin.OP_ABORT, 0, 0),
+            (0xC5, 0, 0),   # vendor specific: not carried
+            (0x06, 1, 0),   # Identify: not yet
+        ][cid % 9]
+        entries.append(submission(opcode, 0x100 + cid * 3, cdw10=cdw10, cdw11=cdw11))
+    # Three at a time (the ring holds 3), reaped in between
+    completions = []
+    for start in range(0, len(entries), 3):
+        batch = entries[start:start + 3]
+        for entry in batch:
+            queue.place(entry)
+        await queue.ring()
+        completions += await tb.reap(queue, len(batch))
+    answers = [model.answer(entry) for entry in entries]
+    check_completions(completions, entries, answers, 4, 0)
+
+
+@cocotb.test(timeout_time=500, timeout_unit="us")
+async def a_full_completion_queue_holds_completions_until_the_head_moves(dut):
+    """The host leaves the CQ head where it is: the controller posts 3 completions into the
+    4-entry CQ and waits; once the head doorbell frees entries the rest arrive, none overwritten."""
+    tb = TB(dut)
+    await tb.bring_up()
+    queue = await tb.admin_queue(4)
+    model = AdminModel(build_parameters().get("QUEUES", 17))
+    entries = [submission(nvme_admin.OP_ABORT, 0x200 + index) for index in range(3)]
+    for entry in entries:
+        queue.place(entry)
+    await queue.ring()
+    await ClockCycles(dut.user_clk, 400)
+    first = await queue.reap(ring_head=False)
+    assert len(first) == 3
+    more = [submission(nvme_admin.OP_GET_FEATURES, 0x300 + index, cdw10=nvme_admin.FEATURE_NUMBER_OF_QUEUES)
+            for index in range(2)]
+    for entry in more:
+        queue.place(entry)
+    await queue.ring()
+    await ClockCycles(dut.user_clk, 400)
+    # The CQ is full (3 of 4 used): nothing new may have been written
+    assert await queue.reap(ring_head=False) == []
+    await tb.bar.write_dword(tb.host.doorbell(0, True), queue.head)
+    completions = first + await tb.reap(queue, 2)
+    check_completions(completions, entries + more, [model.answer(entry) for entry in entries + more], 4, 0)
+
+
+@cocotb.test(timeout_time=500, timeout_unit="us")
+async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
+    """A tail past the queue's size, a head past the CQ's, and a doorbell of a queue that does not
+    exist: ignored (the queue goes on), each reported through the oldest outstanding Asynchronous
+    Event Request; a fifth outstanding request is refused."""
+    tb = TB(dut)
+    await tb.bring_up()
+    queue = await tb.admin_queue(8)
+    await queue.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, 0x77))
+    await queue.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, 0x78))
+    await ClockCycles(dut.user_clk, 200)
+    assert await queue.reap() == [], "an event request completed with no event"
+    await tb.bar.write_dword(tb.host.doorbell(0, False), 9)  # past the 8-entry queue
+    [event] = await tb.reap(queue, 1)
+    assert (event.cid, event.status_code) == (0x77, 0)
+    assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_VALUE), hex(event.result)
+    await tb.bar.write_dword(tb.host.doorbell(5, False), 1)  # I/O queue 5 does not exist
+    [event] = await tb.reap(queue, 1)
+    assert event.cid == 0x78
+    assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_REGISTER), hex(event.result)
+    # At most four wait: the fifth is refused (SCT 1, SC 05h), the four complete one per event
+    for cid in range(0x90, 0x95):
+        await queue.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, cid))
+    [refused] = await tb.reap(queue, 1)
+    assert (refused.cid, refused.status_type, refused.status_code, refused.do_not_retry) == (0x94, 1, 0x05, True)
+    for cid in range(0x90, 0x94):
+        await tb.bar.write_dword(tb.host.doorbell(0, True), 15)  # past the CQ's size
+        [event] = await tb.reap(queue, 1)
+        assert event.cid == cid and event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_VALUE)
+    # The queue still works
+    await queue.submit(submission(nvme_admin.OP_ABORT, 0x79))
+    [done] = await tb.reap(queue, 1)
+    assert (done.cid, done.result, done.status_code) == (0x79, 1, 0)
