@@ -2,3 +2,4 @@
 pcie.vlt
 pcie_us_cq_axil.v
 pcie_us_requester.v
+pcie_msix.v

@@ -23,6 +23,7 @@ module pcie_us_requester #(
     input  wire [63:0]                write_address,
     input  wire [4:0]                 write_dwords,   // 1 to 16
     input  wire [511:0]               write_data,     // dword 0 in bits 31:0
+    output reg                        write_done,     // one cycle: the write's last beat went to the IP
 
     input  wire                       read_valid,
     output wire                       read_ready,
@@ -119,6 +120,7 @@ assign s_axis_rc_tready = 1'b1;
 integer index;
 always @(posedge clk) begin
     read_done <= 1'b0;
+    write_done <= 1'b0;
     case (state)
         S_IDLE: begin
             first_beat <= 1'b1;
@@ -148,6 +150,7 @@ always @(posedge clk) begin
                 tlp <= tlp >> DATA_WIDTH;
                 tlp_dwords_left <= tlp_dwords_left - beat_dwords;
                 if (m_axis_rq_tlast) begin
+                    write_done <= !tlp_is_read;
                     state <= tlp_is_read ? S_WAIT_COMPLETION : S_IDLE;
                 end
             end

@@ -50,6 +50,10 @@ module nvme_admin #(
     input  wire         read_done,
     input  wire [511:0] read_data,
     input  wire         read_error,
+    // A completion's write went to the host: interrupt on the admin vector (0), after the entry
+    // so that the message cannot pass it
+    input  wire         write_done,
+    output wire         interrupt_request,
 
     // One cycle per event, for the counters
     output reg          event_command,
@@ -70,6 +74,8 @@ localparam [7:0] AEI_INVALID_REGISTER = 8'h00, AEI_INVALID_VALUE = 8'h01;
 localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUES - 2;
 
 assign write_dwords = 5'd4;
+// Every write this engine makes is a completion entry
+assign interrupt_request = write_done && enabled;
 assign read_dwords = 5'd16;
 
 reg [11:0] sq_head, sq_tail, cq_tail, cq_head;

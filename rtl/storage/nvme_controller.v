@@ -7,9 +7,10 @@
 // them (Xilinx PG213), seen from the user logic: everything the IP drives is an input here,
 // including the user clock and reset, so a simulator never has to honour values written onto
 // outputs. RQ/CC tready are one bit (the IP's [3:0] carry one value).
-// First part: BAR0 register accesses (completer path), the enable handshake and the admin queue
-// (entries fetched and completions posted through the requester path). I/O queues, the data path
-// and MSI-X are still to come.
+// First part: BAR0 (NVMe registers and doorbells at 0x0000, the MSI-X table at 0x2000 and its
+// pending bits at 0x3000) through the completer path, the enable handshake, the admin queue
+// (entries fetched and completions posted through the requester path) and MSI-X vector 0 for the
+// admin completion queue. I/O queues and the data path are still to come.
 module nvme_controller #(
     // Width of the PCIe streams: 512 (Gen3 x16) or 256
     parameter DATA_WIDTH = 512,
@@ -67,7 +68,10 @@ localparam RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62;
 localparam RC_USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75;
 localparam CQ_USER_WIDTH = DATA_WIDTH == 512 ? 183 : 88;
 localparam CC_USER_WIDTH = DATA_WIDTH == 512 ? 81 : 33;
-localparam ADDR_WIDTH = 16;
+// BAR0: 16 KiB in two 8 KiB windows, NVMe registers then MSI-X
+localparam ADDR_WIDTH = 14;
+localparam WINDOW_ADDR_WIDTH = 13;
+localparam VECTORS = 32;
 
 wire clk = user_clk;
 wire rst = user_reset;
@@ -78,11 +82,6 @@ wire [63:0]  admin_sq_base, admin_cq_base;
 wire [6:0]   doorbell_queue;
 wire [15:0]  doorbell_value;
 
-// ---- Interrupts: idle in this first part ----
-
-assign cfg_interrupt_msix_address = 64'd0;
-assign cfg_interrupt_msix_data = 32'd0;
-assign cfg_interrupt_msix_int = 1'b0;
 assign cfg_interrupt_msi_function_number = 8'd0;
 
 // ---- BAR0: completer requests to the registers ----
@@ -111,18 +110,66 @@ pcie_us_cq_axil #(
     .event_unsupported()
 );
 
+wire [2*WINDOW_ADDR_WIDTH-1:0] window_awaddr, window_araddr;
+wire [63:0] window_wdata, window_rdata;
+wire [7:0]  window_wstrb;
+wire [3:0]  window_bresp, window_rresp;
+wire [1:0]  window_awvalid, window_awready, window_wvalid, window_wready, window_bvalid, window_bready,
+            window_arvalid, window_arready, window_rvalid, window_rready;
+
+axil_decoder #(
+    .M_COUNT(2),
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .WINDOW_ADDR_WIDTH(WINDOW_ADDR_WIDTH)
+) bar_decoder_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(axil_awaddr), .s_axil_awprot(3'b000), .s_axil_awvalid(axil_awvalid), .s_axil_awready(axil_awready),
+    .s_axil_wdata(axil_wdata), .s_axil_wstrb(axil_wstrb), .s_axil_wvalid(axil_wvalid), .s_axil_wready(axil_wready),
+    .s_axil_bresp(axil_bresp), .s_axil_bvalid(axil_bvalid), .s_axil_bready(axil_bready),
+    .s_axil_araddr(axil_araddr), .s_axil_arprot(3'b000), .s_axil_arvalid(axil_arvalid), .s_axil_arready(axil_arready),
+    .s_axil_rdata(axil_rdata), .s_axil_rresp(axil_rresp), .s_axil_rvalid(axil_rvalid), .s_axil_rready(axil_rready),
+    .m_axil_awaddr(window_awaddr), .m_axil_awprot(), .m_axil_awvalid(window_awvalid), .m_axil_awready(window_awready),
+    .m_axil_wdata(window_wdata), .m_axil_wstrb(window_wstrb), .m_axil_wvalid(window_wvalid),
+    .m_axil_wready(window_wready), .m_axil_bresp(window_bresp), .m_axil_bvalid(window_bvalid),
+    .m_axil_bready(window_bready), .m_axil_araddr(window_araddr), .m_axil_arprot(), .m_axil_arvalid(window_arvalid),
+    .m_axil_arready(window_arready), .m_axil_rdata(window_rdata), .m_axil_rresp(window_rresp),
+    .m_axil_rvalid(window_rvalid), .m_axil_rready(window_rready)
+);
+
+wire interrupt_request;
+
+pcie_msix #(
+    .VECTORS(VECTORS),
+    .ADDR_WIDTH(WINDOW_ADDR_WIDTH)
+) msix_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(window_awaddr[WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awvalid(window_awvalid[1]),
+    .s_axil_awready(window_awready[1]), .s_axil_wdata(window_wdata[32 +: 32]), .s_axil_wstrb(window_wstrb[4 +: 4]),
+    .s_axil_wvalid(window_wvalid[1]), .s_axil_wready(window_wready[1]), .s_axil_bresp(window_bresp[2 +: 2]),
+    .s_axil_bvalid(window_bvalid[1]), .s_axil_bready(window_bready[1]),
+    .s_axil_araddr(window_araddr[WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_arvalid(window_arvalid[1]),
+    .s_axil_arready(window_arready[1]), .s_axil_rdata(window_rdata[32 +: 32]), .s_axil_rresp(window_rresp[2 +: 2]),
+    .s_axil_rvalid(window_rvalid[1]), .s_axil_rready(window_rready[1]),
+    .request_valid(interrupt_request), .request_vector(5'd0),
+    .msix_enable(cfg_interrupt_msix_enable[0]), .msix_function_mask(cfg_interrupt_msix_mask[0]),
+    .msix_address(cfg_interrupt_msix_address), .msix_data(cfg_interrupt_msix_data),
+    .msix_int(cfg_interrupt_msix_int), .msix_sent(cfg_interrupt_msix_sent), .msix_fail(cfg_interrupt_msix_fail)
+);
+
 nvme_registers #(
     .QUEUES(QUEUES),
     .MAX_QUEUE_ENTRIES(MAX_QUEUE_ENTRIES),
     .READY_DELAY(READY_DELAY),
-    .ADDR_WIDTH(ADDR_WIDTH)
+    .ADDR_WIDTH(WINDOW_ADDR_WIDTH)
 ) registers_inst (
     .clk(clk), .rst(rst),
-    .s_axil_awaddr(axil_awaddr), .s_axil_awvalid(axil_awvalid), .s_axil_awready(axil_awready),
-    .s_axil_wdata(axil_wdata), .s_axil_wstrb(axil_wstrb), .s_axil_wvalid(axil_wvalid), .s_axil_wready(axil_wready),
-    .s_axil_bresp(axil_bresp), .s_axil_bvalid(axil_bvalid), .s_axil_bready(axil_bready),
-    .s_axil_araddr(axil_araddr), .s_axil_arvalid(axil_arvalid), .s_axil_arready(axil_arready),
-    .s_axil_rdata(axil_rdata), .s_axil_rresp(axil_rresp), .s_axil_rvalid(axil_rvalid), .s_axil_rready(axil_rready),
+    .s_axil_awaddr(window_awaddr[0 +: WINDOW_ADDR_WIDTH]), .s_axil_awvalid(window_awvalid[0]),
+    .s_axil_awready(window_awready[0]), .s_axil_wdata(window_wdata[0 +: 32]), .s_axil_wstrb(window_wstrb[0 +: 4]),
+    .s_axil_wvalid(window_wvalid[0]), .s_axil_wready(window_wready[0]), .s_axil_bresp(window_bresp[0 +: 2]),
+    .s_axil_bvalid(window_bvalid[0]), .s_axil_bready(window_bready[0]),
+    .s_axil_araddr(window_araddr[0 +: WINDOW_ADDR_WIDTH]), .s_axil_arvalid(window_arvalid[0]),
+    .s_axil_arready(window_arready[0]), .s_axil_rdata(window_rdata[0 +: 32]), .s_axil_rresp(window_rresp[0 +: 2]),
+    .s_axil_rvalid(window_rvalid[0]), .s_axil_rready(window_rready[0]),
     .enabled(enabled), .admin_sq_size(admin_sq_size), .admin_cq_size(admin_cq_size), .admin_sq_base(admin_sq_base),
     .admin_cq_base(admin_cq_base), .interrupt_mask(),
     .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
@@ -131,7 +178,7 @@ nvme_registers #(
 
 // ---- Admin queue, over the requester path ----
 
-wire         write_valid, write_ready, read_valid, read_ready, read_done, read_error;
+wire         write_valid, write_ready, write_done, read_valid, read_ready, read_done, read_error;
 wire [63:0]  write_address, read_address;
 wire [4:0]   write_dwords, read_dwords;
 wire [511:0] write_data, read_data;
@@ -148,6 +195,7 @@ nvme_admin #(
     .write_dwords(write_dwords), .write_data(write_data),
     .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
     .read_done(read_done), .read_data(read_data), .read_error(read_error),
+    .write_done(write_done), .interrupt_request(interrupt_request),
     .event_command(), .event_error_status()
 );
 
@@ -156,7 +204,7 @@ pcie_us_requester #(
 ) requester_inst (
     .clk(clk), .rst(rst),
     .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address),
-    .write_dwords(write_dwords), .write_data(write_data),
+    .write_dwords(write_dwords), .write_data(write_data), .write_done(write_done),
     .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
     .read_done(read_done), .read_data(read_data), .read_error(read_error),
     .m_axis_rq_tdata(s_axis_rq_tdata), .m_axis_rq_tkeep(s_axis_rq_tkeep), .m_axis_rq_tvalid(s_axis_rq_tvalid),

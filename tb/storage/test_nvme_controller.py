@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, Timer
+from cocotb.triggers import ClockCycles, FallingEdge, First, Timer
 from cocotbext.axi import AxiStreamBus
 from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
@@ -23,6 +23,7 @@ from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOS
 from dpuv.sim.testbench import build_parameters
 
 BAR0_BYTES = 16 * 1024
+MSIX_TABLE, MSIX_PBA, MSIX_VECTORS = 0x2000, 0x3000, 32
 READY_DELAY = 16  # the bench's build parameter: cycles from CC to CSTS
 # Bus timing of every BAR access, so a controller that never answers fails the test in time
 ACCESS = {"timeout": 2, "timeout_unit": "us"}
@@ -53,7 +54,9 @@ class TB:
             pcie_generation=3, pcie_link_width=16 if width == 512 else 8, user_clk_frequency=250e6,
             alignment="dword", cq_straddle=False, cc_straddle=False, rq_straddle=False, rc_straddle=False,
             rc_4tlp_straddle=False, pf_count=1, max_payload_size=512, enable_client_tag=True,
-            enable_extended_tag=False, enable_parity=False, pf0_msi_enable=False, pf0_msix_enable=False,
+            enable_extended_tag=False, enable_parity=False, pf0_msi_enable=False,
+            pf0_msix_enable=True, pf0_msix_table_size=MSIX_VECTORS - 1, pf0_msix_table_bir=0,
+            pf0_msix_table_offset=MSIX_TABLE, pf0_msix_pba_bir=0, pf0_msix_pba_offset=MSIX_PBA,
             user_clk=dut.user_clk, user_reset=dut.user_reset, user_lnk_up=dut.user_lnk_up,
             rq_bus=AxiStreamBus.from_prefix(dut, "s_axis_rq"), rc_bus=AxiStreamBus.from_prefix(dut, "m_axis_rc"),
             cq_bus=AxiStreamBus.from_prefix(dut, "m_axis_cq"), cc_bus=AxiStreamBus.from_prefix(dut, "s_axis_cc"),
@@ -85,6 +88,7 @@ class TB:
         device = self.rc.find_device(self.device.functions[0].pcie_id)
         await device.enable_device()
         await device.set_master()
+        self.device_view = device
         self.bar = Bar(device.bar_window[0])
         self.host = NvmeHost(self.bar, lambda: ClockCycles(self.dut.user_clk, 4))
         # Host memory for the queues (the pool's first region would sit at address 0)
@@ -325,3 +329,35 @@ async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     await queue.submit(submission(nvme_admin.OP_ABORT, 0x79))
     [done] = await tb.reap(queue, 1)
     assert (done.cid, done.result, done.status_code) == (0x79, 1, 0)
+
+
+@cocotb.test(timeout_time=500, timeout_unit="us")
+async def completions_raise_msix_vector_0_and_masked_ones_wait_in_the_pba(dut):
+    """The host's MSI-X set-up writes the table in BAR0; each admin completion then raises vector
+    0 after its entry is in memory. With the vector masked the interrupt waits (its PBA bit set)
+    and goes out when the mask is cleared: none is lost."""
+    tb = TB(dut)
+    await tb.bring_up()
+    vectors = await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    assert vectors == MSIX_VECTORS, vectors
+    vector = tb.device_view.msi_vectors[0]
+    queue = await tb.admin_queue(8)
+    vector.event.clear()
+    await queue.submit(submission(nvme_admin.OP_ABORT, 0x41))
+    await First(vector.event.wait(), Timer(20, "us"))
+    assert vector.event.is_set(), "no MSI-X message for the admin completion"
+    # The entry was in memory when the message arrived
+    [done] = await queue.reap()
+    assert done.cid == 0x41
+    # Masked: the completion is posted, the interrupt waits in the PBA
+    await tb.bar.write_dword(MSIX_TABLE + 12, 1)
+    vector.event.clear()
+    await queue.submit(submission(nvme_admin.OP_ABORT, 0x42))
+    [done] = await tb.reap(queue, 1)
+    await ClockCycles(dut.user_clk, 100)
+    assert not vector.event.is_set(), "a masked vector sent its message"
+    assert await tb.bar.read_dword(MSIX_PBA) & 1, "the masked interrupt is not pending"
+    await tb.bar.write_dword(MSIX_TABLE + 12, 0)
+    await First(vector.event.wait(), Timer(20, "us"))
+    assert vector.event.is_set(), "the pending interrupt was lost when the vector was unmasked"
+    assert await tb.bar.read_dword(MSIX_PBA) & 1 == 0
