@@ -8,9 +8,11 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-OP_ABORT, OP_SET_FEATURES, OP_GET_FEATURES, OP_ASYNC_EVENT_REQUEST = 0x08, 0x09, 0x0A, 0x0C
+OP_IDENTIFY, OP_ABORT, OP_SET_FEATURES, OP_GET_FEATURES, OP_ASYNC_EVENT_REQUEST = 0x06, 0x08, 0x09, 0x0A, 0x0C
+CNS_NAMESPACE, CNS_CONTROLLER, CNS_ACTIVE_NAMESPACES = 0x00, 0x01, 0x02
 FEATURE_INTERRUPT_COALESCING, FEATURE_NUMBER_OF_QUEUES = 0x08, 0x07
 SC_SUCCESS, SC_INVALID_OPCODE, SC_INVALID_FIELD = 0x00, 0x01, 0x02
+SC_INVALID_NAMESPACE, SC_PRP_OFFSET_INVALID = 0x0B, 0x13
 # Asynchronous event information for error status events
 AEI_INVALID_DOORBELL_REGISTER, AEI_INVALID_DOORBELL_VALUE = 0x00, 0x01
 LOG_PAGE_ERROR_INFORMATION = 0x01
@@ -46,6 +48,55 @@ class Answer:
     status_code: int
     # False for an Asynchronous Event Request: it completes when an event happens
     completes_now: bool = True
+    # Identify: the 4 KiB structure written to the host, before the completion
+    data: bytes = b""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What the controller says of itself and its one namespace (the engine's build settings)."""
+    vendor_id: int = 0x1234
+    serial: str = "DPUV0001"
+    model: str = "dpuv NVMe controller"
+    firmware: str = "0.1"
+    mdts: int = 5
+    controller_id: int = 1
+    namespace_blocks: int = 2048
+    lba_shift: int = 9
+
+
+def _text(value: str, length: int) -> bytes:
+    return value.encode("ascii").ljust(length, b" ")
+
+
+def identify_controller(identity: Identity) -> bytes:
+    """Identify Controller data structure (CNS 01h), byte offsets from the NVMe base specification."""
+    data = bytearray(4096)
+    struct.pack_into("<HH", data, 0, identity.vendor_id, identity.vendor_id)   # VID, SSVID
+    data[4:24] = _text(identity.serial, 20)
+    data[24:64] = _text(identity.model, 40)
+    data[64:72] = _text(identity.firmware, 8)
+    data[77] = identity.mdts
+    struct.pack_into("<H", data, 78, identity.controller_id)
+    struct.pack_into("<I", data, 80, 0x00010400)                               # VER 1.4
+    data[258] = 3                                                              # ACL: 4 aborts
+    data[259] = 3                                                              # AERL: 4 event requests
+    data[512], data[513] = 0x66, 0x44                                          # SQES, CQES
+    struct.pack_into("<I", data, 516, 1)                                       # NN
+    return bytes(data)
+
+
+def identify_namespace(identity: Identity) -> bytes:
+    """Identify Namespace data structure (CNS 00h) for namespace 1: one LBA format."""
+    data = bytearray(4096)
+    struct.pack_into("<QQQ", data, 0, *[identity.namespace_blocks] * 3)        # NSZE, NCAP, NUSE
+    data[130] = identity.lba_shift                                             # LBAF0.LBADS
+    return bytes(data)
+
+
+def active_namespaces(start_nsid: int) -> bytes:
+    """Active Namespace ID list (CNS 02h): namespace 1 if it is above the start."""
+    return (struct.pack("<I", 1) if start_nsid < 1 else b"").ljust(4096, b"\0")
 
 
 def async_event_result(information: int) -> int:
@@ -54,14 +105,18 @@ def async_event_result(information: int) -> int:
 
 
 class AdminModel:
-    def __init__(self, queues: int):
+    def __init__(self, queues: int, identity: Identity = Identity()):
         self.io_queues = queues - 1
+        self.identity = identity
         self.interrupt_coalescing = 0
 
     def answer(self, entry: bytes) -> Answer:
-        dw0, _ = struct.unpack_from("<II", entry)
+        dw0, nsid = struct.unpack_from("<II", entry)
+        prp1, prp2 = struct.unpack_from("<QQ", entry, 24)
         cdw10, cdw11 = struct.unpack_from("<II", entry, 40)
         opcode, feature = dw0 & 0xFF, cdw10 & 0xFF
+        if opcode == OP_IDENTIFY:
+            return self._identify(cdw10 & 0xFF, nsid, prp1, prp2)
         if opcode in (OP_SET_FEATURES, OP_GET_FEATURES):
             if feature == FEATURE_NUMBER_OF_QUEUES:
                 if opcode == OP_SET_FEATURES and 0xFFFF in (cdw11 & 0xFFFF, cdw11 >> 16):
@@ -79,3 +134,15 @@ class AdminModel:
         if opcode == OP_ASYNC_EVENT_REQUEST:
             return Answer(0, SC_SUCCESS, completes_now=False)
         return Answer(0, SC_INVALID_OPCODE)
+
+    def _identify(self, cns: int, nsid: int, prp1: int, prp2: int) -> Answer:
+        if cns not in (CNS_NAMESPACE, CNS_CONTROLLER, CNS_ACTIVE_NAMESPACES):
+            return Answer(0, SC_INVALID_FIELD)
+        if cns == CNS_NAMESPACE and nsid != 1:
+            return Answer(0, SC_INVALID_NAMESPACE)
+        # PRP1 dword aligned; if it starts inside its page the rest goes to a page-aligned PRP2
+        if prp1 & 3 or (prp1 & 0xFFF and prp2 & 0xFFF):
+            return Answer(0, SC_PRP_OFFSET_INVALID)
+        data = {CNS_CONTROLLER: identify_controller(self.identity), CNS_NAMESPACE: identify_namespace(self.identity),
+                CNS_ACTIVE_NAMESPACES: active_namespaces(nsid)}[cns]
+        return Answer(0, SC_SUCCESS, data=data)

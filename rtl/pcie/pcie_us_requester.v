@@ -1,4 +1,4 @@
-// PCIe requester for small host transfers on the UltraScale+ RQ/RC interfaces: one read or write of up to 16 dwords at a time
+// PCIe requester on the UltraScale+ RQ/RC interfaces: small reads and writes (up to 16 dwords) and bulk writes from a dword source
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -10,7 +10,11 @@
 // with tag 0; a read's completions (several if the host splits them) are placed by their lower
 // address until the one marked "request completed". A completion with an error code (Unsupported
 // Request, Completer Abort, poisoned) ends the read with read_error: the caller answers it, the
-// tag is free again. Formats: Xilinx PG213, DWORD-aligned mode, no straddling.
+// tag is free again.
+// A bulk write (up to 4 KiB) takes its data from a dword source the caller computes (the payload
+// dwords from bulk_source_index on, one beat's worth) and goes out as memory writes no longer
+// than the Max Payload Size the host set and never crossing a 4 KiB boundary.
+// Formats: Xilinx PG213, DWORD-aligned mode, no straddling.
 module pcie_us_requester #(
     // Width of the RQ and RC streams in bits: 256 or 512
     parameter DATA_WIDTH = 512
@@ -24,6 +28,16 @@ module pcie_us_requester #(
     input  wire [4:0]                 write_dwords,   // 1 to 16
     input  wire [511:0]               write_data,     // dword 0 in bits 31:0
     output reg                        write_done,     // one cycle: the write's last beat went to the IP
+
+    input  wire                       bulk_valid,
+    output wire                       bulk_ready,
+    input  wire [63:0]                bulk_address,   // dword aligned
+    input  wire [10:0]                bulk_dwords,    // 1 to 1024
+    output wire [10:0]                bulk_source_index,
+    input  wire [DATA_WIDTH-1:0]      bulk_source_data, // dwords bulk_source_index, +1, ... in lanes 0, 1, ...
+    output reg                        bulk_done,      // one cycle, after the last beat
+
+    input  wire [2:0]                 max_payload,    // the host's Max Payload Size: 128 << max_payload bytes
 
     input  wire                       read_valid,
     output wire                       read_ready,
@@ -63,23 +77,49 @@ initial begin
     end
 end
 
-localparam [1:0] S_IDLE = 2'd0, S_SEND = 2'd1, S_WAIT_COMPLETION = 2'd2;
+localparam [1:0] S_IDLE = 2'd0, S_SEND = 2'd1, S_WAIT_COMPLETION = 2'd2, S_BULK = 2'd3;
 
 reg [1:0]          state;
 reg [TLP_BITS-1:0] tlp;
 reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet sent
 reg                tlp_is_read;
-reg [3:0]          first_be, last_be;
+reg [3:0]          last_be;
 reg                first_beat;
 reg [11:0]         read_start;        // the read's address within its page, for placing completions
 
 assign write_ready = state == S_IDLE && !read_valid;
 assign read_ready = state == S_IDLE;
+assign bulk_ready = state == S_IDLE && !read_valid && !write_valid;
 
-wire [5:0] beat_dwords = tlp_dwords_left > LANE_COUNT ? LANE_COUNT : tlp_dwords_left;
-assign m_axis_rq_tvalid = state == S_SEND;
-assign m_axis_rq_tdata = tlp[DATA_WIDTH-1:0];
-assign m_axis_rq_tlast = tlp_dwords_left <= LANE_COUNT;
+// ---- Bulk write: one TLP after another, each cut at the MPS and at 4 KiB ----
+
+reg  [63:0] bulk_next_address;
+reg  [10:0] bulk_left, bulk_index, bulk_tlp_left;
+reg  [10:0] bulk_tlp_dwords;
+wire [10:0] mps_dwords = max_payload >= 3'd2 ? 11'd128 : (11'd32 << max_payload);  // at most 512 B
+wire [10:0] page_left_dwords = 11'd1024 - {1'b0, bulk_next_address[11:2]};
+wire [10:0] bulk_first_limit = mps_dwords < page_left_dwords ? mps_dwords : page_left_dwords;
+// A TLP starts when none is open
+wire [10:0] tlp_start_dwords = bulk_left < bulk_first_limit ? bulk_left : bulk_first_limit;
+wire        bulk_tlp_start = bulk_tlp_left == 11'd0;
+wire [10:0] bulk_tlp_remaining = bulk_tlp_start ? tlp_start_dwords : bulk_tlp_left;
+// Payload dwords in this beat: the first beat of a TLP carries the 4-dword descriptor too
+wire [10:0] bulk_room = bulk_tlp_start ? {5'd0, LANE_COUNT} - 11'd4 : {5'd0, LANE_COUNT};
+wire [10:0] bulk_beat_payload = bulk_tlp_remaining < bulk_room ? bulk_tlp_remaining : bulk_room;
+wire        bulk_beat_last = bulk_beat_payload == bulk_tlp_remaining;
+wire [127:0] bulk_descriptor = descriptor(bulk_next_address, REQ_MEM_WRITE, tlp_start_dwords);
+assign bulk_source_index = bulk_index;
+
+wire [5:0] beat_dwords = state == S_BULK ? bulk_beat_payload[5:0] + (bulk_tlp_start ? 6'd4 : 6'd0)
+                       : (tlp_dwords_left > LANE_COUNT ? LANE_COUNT : tlp_dwords_left);
+assign m_axis_rq_tvalid = state == S_SEND || state == S_BULK;
+assign m_axis_rq_tdata = state != S_BULK ? tlp[DATA_WIDTH-1:0]
+                       : bulk_tlp_start ? {bulk_source_data[DATA_WIDTH-129:0], bulk_descriptor} : bulk_source_data;
+assign m_axis_rq_tlast = state == S_BULK ? bulk_beat_last : tlp_dwords_left <= LANE_COUNT;
+// Every request's first dword is whole; the last is whole too unless it is the first
+wire       tlp_first_beat = state == S_BULK ? bulk_tlp_start : first_beat;
+wire [3:0] tlp_last_be = state == S_BULK ? (tlp_start_dwords == 11'd1 && bulk_tlp_start ? 4'h0 : 4'hF) : last_be;
+
 genvar lane;
 generate
     for (lane = 0; lane < LANES; lane = lane + 1) begin : keep
@@ -92,18 +132,19 @@ generate
     if (DATA_WIDTH == 512) begin : user_512
         // [3:0] first_be, [11:8] last_be, [20] is_sop0, [26] is_eop0, [31:28] is_eop0_ptr
         assign m_axis_rq_tuser = {{(RQ_USER_WIDTH-32){1'b0}}, beat_dwords[3:0] - 4'd1, 1'b0, m_axis_rq_tlast,
-                                  5'd0, first_beat, 4'd0, 4'd0, last_be, 4'd0, first_be};
+                                  5'd0, tlp_first_beat, 4'd0, 4'd0, tlp_last_be, 4'd0, 4'hF};
     end else begin : user_256
-        assign m_axis_rq_tuser = {{(RQ_USER_WIDTH-8){1'b0}}, last_be, first_be};
+        assign m_axis_rq_tuser = {{(RQ_USER_WIDTH-8){1'b0}}, tlp_last_be, 4'hF};
     end
 endgenerate
 
-function [127:0] descriptor(input [63:0] address, input [4:0] dwords, input [3:0] request_type);
+function [127:0] descriptor(input [63:0] address, input [3:0] request_type, input [10:0] dwords);
     begin
         // address, dword count, request type, tag 0, requester ID 0 (the IP fills in the bus)
-        descriptor = {32'd0, 16'd0, 1'b0, request_type, 6'd0, dwords, address[63:2], 2'b00};
+        descriptor = {32'd0, 16'd0, 1'b0, request_type, dwords, address[63:2], 2'b00};
     end
 endfunction
+
 
 // Completions for the outstanding read
 wire [11:0] completion_lower_address = s_axis_rc_tdata[11:0];
@@ -121,14 +162,14 @@ integer index;
 always @(posedge clk) begin
     read_done <= 1'b0;
     write_done <= 1'b0;
+    bulk_done <= 1'b0;
     case (state)
         S_IDLE: begin
             first_beat <= 1'b1;
             if (read_valid) begin
-                tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, read_dwords, REQ_MEM_READ)};
+                tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {6'd0, read_dwords})};
                 tlp_dwords_left <= 6'd4;
                 tlp_is_read <= 1'b1;
-                first_be <= 4'hF;
                 last_be <= read_dwords == 5'd1 ? 4'h0 : 4'hF;
                 read_start <= read_address[11:0];
                 read_error <= 1'b0;
@@ -136,12 +177,35 @@ always @(posedge clk) begin
                 completion_first_beat <= 1'b1;
                 state <= S_SEND;
             end else if (write_valid) begin
-                tlp <= {write_data, descriptor(write_address, write_dwords, REQ_MEM_WRITE)};
+                tlp <= {write_data, descriptor(write_address, REQ_MEM_WRITE, {6'd0, write_dwords})};
                 tlp_dwords_left <= 6'd4 + {1'b0, write_dwords};
                 tlp_is_read <= 1'b0;
-                first_be <= 4'hF;
                 last_be <= write_dwords == 5'd1 ? 4'h0 : 4'hF;
                 state <= S_SEND;
+            end else if (bulk_valid) begin
+                bulk_next_address <= bulk_address;
+                bulk_left <= bulk_dwords;
+                bulk_index <= 11'd0;
+                bulk_tlp_left <= 11'd0;
+                state <= S_BULK;
+            end
+        end
+        S_BULK: begin
+            if (m_axis_rq_tready) begin
+                bulk_index <= bulk_index + bulk_beat_payload;
+                bulk_left <= bulk_left - bulk_beat_payload;
+                bulk_tlp_left <= bulk_tlp_remaining - bulk_beat_payload;
+                if (bulk_tlp_start) begin
+                    bulk_tlp_dwords <= tlp_start_dwords;
+                end
+                if (bulk_beat_last) begin
+                    bulk_next_address <= bulk_next_address
+                                       + {51'd0, bulk_tlp_start ? tlp_start_dwords : bulk_tlp_dwords, 2'b00};
+                    if (bulk_left == bulk_beat_payload) begin
+                        bulk_done <= 1'b1;
+                        state <= S_IDLE;
+                    end
+                end
             end
         end
         S_SEND: begin
@@ -192,6 +256,7 @@ always @(posedge clk) begin
         state <= S_IDLE;
         read_done <= 1'b0;
         read_error <= 1'b0;
+        bulk_done <= 1'b0;
     end
 end
 

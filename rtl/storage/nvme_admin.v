@@ -14,13 +14,21 @@
 // - A doorbell value past the queue's size is an invalid doorbell write value, a doorbell of a
 //   queue that does not exist a write to an invalid doorbell register: both are ignored and
 //   reported through an outstanding Asynchronous Event Request (error status, log page 01h).
-// Commands in this first part: Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
+// Commands in this first part: Identify (controller, namespace 1, active namespace list; 4 KiB to
+// PRP1 and, when PRP1 has an offset, PRP2), Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
 // (answered "not aborted"), Asynchronous Event Request (up to 4 outstanding, completed oldest
 // first, one per event; a fifth is refused with Asynchronous Event Request Limit Exceeded).
-// Every other opcode, Identify included until the data path exists, completes with Invalid Opcode.
+// Every other opcode completes with Invalid Opcode.
 module nvme_admin #(
     // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1)
-    parameter QUEUES = 17
+    parameter QUEUES = 17,
+    // Width of the bulk data source (one beat of the PCIe requester)
+    parameter DATA_WIDTH = 512,
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 or 12)
+    parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
+    parameter [7:0] LBA_SHIFT = 8'd9,
+    // Identify Controller MDTS: largest transfer 2^MDTS pages of 4 KiB
+    parameter [7:0] MDTS = 8'd5
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -54,18 +62,27 @@ module nvme_admin #(
     // so that the message cannot pass it
     input  wire         write_done,
     output wire         interrupt_request,
+    // Bulk writes of Identify data, the data from identify_dword below
+    output reg          bulk_valid,
+    input  wire         bulk_ready,
+    output reg  [63:0]  bulk_address,
+    output reg  [10:0]  bulk_dwords,
+    input  wire [10:0]  bulk_source_index,
+    output wire [DATA_WIDTH-1:0] bulk_source_data,
+    input  wire         bulk_done,
 
     // One cycle per event, for the counters
     output reg          event_command,
     output reg          event_error_status
 );
 
-localparam [7:0] OP_ABORT = 8'h08, OP_SET_FEATURES = 8'h09, OP_GET_FEATURES = 8'h0A,
+localparam [7:0] OP_IDENTIFY = 8'h06, OP_ABORT = 8'h08, OP_SET_FEATURES = 8'h09, OP_GET_FEATURES = 8'h0A,
                  OP_ASYNC_EVENT_REQUEST = 8'h0C;
 localparam [7:0] FEATURE_INTERRUPT_COALESCING = 8'h08, FEATURE_NUMBER_OF_QUEUES = 8'h07;
 // Generic status codes (SCT 0)
 localparam [7:0] SC_SUCCESS = 8'h00, SC_INVALID_OPCODE = 8'h01, SC_INVALID_FIELD = 8'h02,
-                 SC_DATA_TRANSFER_ERROR = 8'h04;
+                 SC_DATA_TRANSFER_ERROR = 8'h04, SC_INVALID_NAMESPACE = 8'h0B, SC_PRP_OFFSET_INVALID = 8'h13;
+localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01, CNS_ACTIVE_NAMESPACES = 8'h02;
 // Command-specific status (SCT 1)
 localparam [7:0] SC_EVENT_REQUEST_LIMIT_EXCEEDED = 8'h05;
 // Asynchronous event: error status, information 00h (invalid doorbell register) or 01h
@@ -96,11 +113,72 @@ wire        cq_full = cq_tail_next == cq_head;
 // The command being executed
 wire [7:0]  opcode = read_data[7:0];
 wire [15:0] cid = read_data[31:16];
+wire [31:0] nsid = read_data[63:32];
+wire [63:0] prp1 = read_data[255:192];
+wire [63:0] prp2 = read_data[319:256];
 wire [31:0] cdw10 = read_data[351:320];
 wire [31:0] cdw11 = read_data[383:352];
 
-localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3, S_WRITE = 3'd4;
+localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3, S_WRITE = 3'd4,
+                 S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6;
 reg [2:0]  state;
+// Identify: which structure, the namespace list's start, the second PRP, where the source is
+reg [7:0]  identify_cns;
+reg [31:0] identify_start_nsid;
+reg [63:0] identify_prp2;
+reg [10:0] identify_second_dwords;
+reg [10:0] source_base;
+
+// ---- Identify data structures (NVMe base specification, Identify Controller/Namespace) ----
+
+localparam [8*20-1:0] SERIAL = "DPUV0001            ";
+localparam [8*40-1:0] MODEL = "dpuv NVMe controller                    ";
+localparam [8*8-1:0]  FIRMWARE = "0.1     ";
+
+function [7:0] text_byte(input [8*40-1:0] text, input integer length, input integer position);
+    // Byte `position` of a space-padded ASCII field of `length` bytes (first character leftmost)
+    begin
+        text_byte = text[8*(length-1-position) +: 8];
+    end
+endfunction
+
+function [31:0] text_dword(input [8*40-1:0] text, input integer length, input integer first);
+    begin
+        text_dword = {text_byte(text, length, first + 3), text_byte(text, length, first + 2),
+                      text_byte(text, length, first + 1), text_byte(text, length, first)};
+    end
+endfunction
+
+function [31:0] identify_dword(input [7:0] cns, input [31:0] start_nsid, input [10:0] index);
+    begin
+        identify_dword = 32'd0;
+        if (cns == CNS_CONTROLLER) begin
+            if (index == 11'd0) identify_dword = {16'h1234, 16'h1234};                 // SSVID, VID
+            else if (index <= 11'd5) identify_dword = text_dword({160'd0, SERIAL}, 20, 4 * ({21'd0, index} - 1));
+            else if (index <= 11'd15) identify_dword = text_dword(MODEL, 40, 4 * ({21'd0, index} - 6));
+            else if (index <= 11'd17) identify_dword = text_dword({256'd0, FIRMWARE}, 8, 4 * ({21'd0, index} - 16));
+            else if (index == 11'd19) identify_dword = {16'd1, MDTS, 8'd0};          // CNTLID, MDTS, CMIC
+            else if (index == 11'd20) identify_dword = 32'h00010400;                 // VER
+            else if (index == 11'd64) identify_dword = {8'd3, 8'd3, 16'd0};          // AERL, ACL, OACS
+            else if (index == 11'd128) identify_dword = {16'd0, 8'h44, 8'h66};       // MAXCMD, CQES, SQES
+            else if (index == 11'd129) identify_dword = 32'd1;                       // NN
+        end else if (cns == CNS_NAMESPACE) begin
+            if (index == 11'd0 || index == 11'd2 || index == 11'd4) identify_dword = NAMESPACE_BLOCKS[31:0];
+            else if (index == 11'd1 || index == 11'd3 || index == 11'd5) identify_dword = NAMESPACE_BLOCKS[63:32];
+            else if (index == 11'd32) identify_dword = {8'd0, LBA_SHIFT, 16'd0};     // LBA format 0: LBADS
+        end else if (index == 11'd0 && start_nsid == 32'd0) begin
+            identify_dword = 32'd1;  // the active namespace list: namespace 1 after any start below it
+        end
+    end
+endfunction
+
+genvar lane;
+generate
+    for (lane = 0; lane < DATA_WIDTH / 32; lane = lane + 1) begin : identify_lanes
+        assign bulk_source_data[32*lane +: 32] =
+            identify_dword(identify_cns, identify_start_nsid, source_base + bulk_source_index + lane[10:0]);
+    end
+endgenerate
 reg [31:0] result;
 reg [7:0]  status_code;
 reg [2:0]  status_type;
@@ -146,6 +224,9 @@ always @(posedge clk) begin
     end
     if (write_valid && write_ready) begin
         write_valid <= 1'b0;
+    end
+    if (bulk_valid && bulk_ready) begin
+        bulk_valid <= 1'b0;
     end
 
     case (state)
@@ -207,6 +288,28 @@ always @(posedge clk) begin
                             status_code <= SC_INVALID_FIELD;
                         end
                     end
+                    OP_IDENTIFY: begin
+                        identify_cns <= cdw10[7:0];
+                        identify_start_nsid <= nsid;
+                        identify_prp2 <= prp2;
+                        // PRP1 may start inside its page (dword aligned); the rest goes to PRP2,
+                        // which must then be page aligned
+                        identify_second_dwords <= {1'b0, prp1[11:2]};
+                        if (cdw10[7:0] != CNS_CONTROLLER && cdw10[7:0] != CNS_NAMESPACE
+                                && cdw10[7:0] != CNS_ACTIVE_NAMESPACES) begin
+                            status_code <= SC_INVALID_FIELD;
+                        end else if (cdw10[7:0] == CNS_NAMESPACE && nsid != 32'd1) begin
+                            status_code <= SC_INVALID_NAMESPACE;
+                        end else if (prp1[1:0] != 2'd0 || (prp1[11:0] != 12'd0 && prp2[11:0] != 12'd0)) begin
+                            status_code <= SC_PRP_OFFSET_INVALID;
+                        end else begin
+                            bulk_address <= prp1;
+                            bulk_dwords <= 11'd1024 - {1'b0, prp1[11:2]};
+                            bulk_valid <= 1'b1;
+                            source_base <= 11'd0;
+                            state <= S_DATA_FIRST;
+                        end
+                    end
                     OP_ABORT: result <= 32'd1;  // bit 0: the command was not aborted
                     OP_ASYNC_EVENT_REQUEST: begin
                         if (event_requests == EVENT_REQUEST_LIMIT) begin
@@ -221,6 +324,24 @@ always @(posedge clk) begin
                     end
                     default: status_code <= SC_INVALID_OPCODE;
                 endcase
+            end
+        end
+        S_DATA_FIRST: begin
+            if (bulk_done) begin
+                if (identify_second_dwords != 11'd0) begin
+                    bulk_address <= identify_prp2;
+                    bulk_dwords <= identify_second_dwords;
+                    bulk_valid <= 1'b1;
+                    source_base <= 11'd1024 - identify_second_dwords;
+                    state <= S_DATA_SECOND;
+                end else begin
+                    state <= S_POST;
+                end
+            end
+        end
+        S_DATA_SECOND: begin
+            if (bulk_done) begin
+                state <= S_POST;
             end
         end
         S_POST: begin
@@ -252,6 +373,7 @@ always @(posedge clk) begin
         interrupt_coalescing <= 32'd0;
         read_valid <= 1'b0;
         write_valid <= 1'b0;
+        bulk_valid <= 1'b0;
     end
 end
 

@@ -16,7 +16,10 @@ module nvme_controller #(
     parameter DATA_WIDTH = 512,
     parameter QUEUES = 17,
     parameter MAX_QUEUE_ENTRIES = 1024,
-    parameter READY_DELAY = 16
+    parameter READY_DELAY = 16,
+    // Namespace 1: logical blocks and block size 2^LBA_SHIFT bytes
+    parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
+    parameter [7:0] LBA_SHIFT = 8'd9
 ) (
     input  wire                      user_clk,
     input  wire                      user_reset,
@@ -183,8 +186,16 @@ wire [63:0]  write_address, read_address;
 wire [4:0]   write_dwords, read_dwords;
 wire [511:0] write_data, read_data;
 
+wire         bulk_valid, bulk_ready, bulk_done;
+wire [63:0]  bulk_address;
+wire [10:0]  bulk_dwords, bulk_source_index;
+wire [DATA_WIDTH-1:0] bulk_source_data;
+
 nvme_admin #(
-    .QUEUES(QUEUES)
+    .QUEUES(QUEUES),
+    .DATA_WIDTH(DATA_WIDTH),
+    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
+    .LBA_SHIFT(LBA_SHIFT)
 ) admin_inst (
     .clk(clk), .rst(rst),
     .enabled(enabled), .sq_size(admin_sq_size), .cq_size(admin_cq_size), .sq_base(admin_sq_base),
@@ -196,6 +207,8 @@ nvme_admin #(
     .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
     .read_done(read_done), .read_data(read_data), .read_error(read_error),
     .write_done(write_done), .interrupt_request(interrupt_request),
+    .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
+    .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .event_command(), .event_error_status()
 );
 
@@ -205,6 +218,9 @@ pcie_us_requester #(
     .clk(clk), .rst(rst),
     .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address),
     .write_dwords(write_dwords), .write_data(write_data), .write_done(write_done),
+    .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
+    .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
+    .max_payload(cfg_max_payload),
     .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
     .read_done(read_done), .read_data(read_data), .read_error(read_error),
     .m_axis_rq_tdata(s_axis_rq_tdata), .m_axis_rq_tkeep(s_axis_rq_tkeep), .m_axis_rq_tvalid(s_axis_rq_tvalid),

@@ -8,9 +8,10 @@ First part of the storage engine: I/O queues, Identify, the data path and MSI-X 
 from __future__ import annotations
 
 import logging
+import struct
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, First, Timer
+from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge, Timer
 from cocotbext.axi import AxiStreamBus
 from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
@@ -50,6 +51,8 @@ class TB:
         self.dut = dut
         width = len(dut.s_axis_cc_tdata)
         self.rc = RootComplex()
+        # Max Payload Size 256 B (the host's choice; the device supports 512): writes come in pieces
+        self.rc.max_payload_size = 1
         self.device = UltraScalePlusPcieDevice(
             pcie_generation=3, pcie_link_width=16 if width == 512 else 8, user_clk_frequency=250e6,
             alignment="dword", cq_straddle=False, cc_straddle=False, rq_straddle=False, rc_straddle=False,
@@ -253,7 +256,7 @@ async def admin_commands_complete_as_the_model_predicts(dut):
             (nvme_admin.OP_GET_FEATURES, 0x55, 0),
             (nvme_admin.OP_ABORT, 0, 0),
             (0xC5, 0, 0),   # vendor specific: not carried
-            (0x06, 1, 0),   # Identify: not yet
+            (0x18, 0, 0),   # Keep Alive: not carried
         ][cid % 9]
         entries.append(submission(opcode, 0x100 + cid * 3, cdw10=cdw10, cdw11=cdw11))
     # Three at a time (the ring holds 3), reaped in between
@@ -361,3 +364,62 @@ async def completions_raise_msix_vector_0_and_masked_ones_wait_in_the_pba(dut):
     await First(vector.event.wait(), Timer(20, "us"))
     assert vector.event.is_set(), "the pending interrupt was lost when the vector was unmasked"
     assert await tb.bar.read_dword(MSIX_PBA) & 1 == 0
+
+
+def identify(cid: int, cns: int, prp1: int, prp2: int = 0, nsid: int = 0) -> bytes:
+    return submission(nvme_admin.OP_IDENTIFY, cid, nsid=nsid, cdw10=cns, prp1=prp1, prp2=prp2)
+
+
+@cocotb.test(timeout_time=1000, timeout_unit="us")
+async def identify_writes_its_structures_where_the_prps_point(dut):
+    """Identify Controller, Namespace and the active namespace list, byte for byte against the
+    model: into a whole page (PRP1 alone) and across two (PRP1 inside its page, PRP2 for the
+    rest), written in Max Payload Size pieces before the completion. Bad CNS, namespace and PRP
+    offsets are refused with their status, nothing written."""
+    tb = TB(dut)
+    await tb.bring_up()
+    queue = await tb.admin_queue(8)
+    model = AdminModel(build_parameters().get("QUEUES", 17))
+    page = tb.memory_base + 0x1000
+    watched = []
+    requests = cocotb.start_soon(watch_requests(dut, watched))
+    cases = [identify(1, nvme_admin.CNS_CONTROLLER, page),
+             identify(2, nvme_admin.CNS_NAMESPACE, page + 0x2000 + 0x7C4, page + 0x4000, nsid=1),
+             identify(3, nvme_admin.CNS_ACTIVE_NAMESPACES, page + 0x5000),
+             identify(4, nvme_admin.CNS_ACTIVE_NAMESPACES, page + 0x5000, nsid=1),
+             identify(5, 0x10, page), identify(6, nvme_admin.CNS_NAMESPACE, page, nsid=2),
+             identify(7, nvme_admin.CNS_CONTROLLER, page + 2), identify(8, nvme_admin.CNS_CONTROLLER, page + 4, page + 8)]
+    for entry in cases:
+        cid = int.from_bytes(entry[2:4], "little")
+        prp1, prp2 = struct.unpack_from("<QQ", entry, 24)
+        tb.write_memory(page, bytes([0xEE]) * 0x6000)
+        await queue.submit(entry)
+        [done] = await tb.reap(queue, 1)
+        answer = model.answer(entry)
+        assert (done.cid, done.status_code, done.do_not_retry) == (cid, answer.status_code, answer.status_code != 0)
+        if answer.data:
+            first = 4096 - (prp1 & 0xFFF)
+            written = tb.read_memory(prp1, first) + (tb.read_memory(prp2, 4096 - first) if first < 4096 else b"")
+            assert written == answer.data, f"CID {cid}: the structure differs at byte " \
+                f"{next(i for i, (a, b) in enumerate(zip(written, answer.data)) if a != b)}"
+        else:
+            assert tb.read_memory(page, 0x6000) == bytes([0xEE]) * 0x6000, f"CID {cid} wrote data on an error"
+    requests.kill()
+    max_payload = 128 << int(dut.cfg_max_payload.value)
+    assert max_payload == 256
+    writes = [(address, dwords) for address, dwords, kind in watched if kind == 1]
+    assert all(dwords * 4 <= max_payload and address // 4096 == (address + dwords * 4 - 1) // 4096
+               for address, dwords in writes), "a write over the Max Payload Size or across 4 KiB"
+    assert sum(1 for _, dwords in writes if dwords * 4 == max_payload) >= 4 * 4096 // max_payload - 4
+
+
+async def watch_requests(dut, watched: list):
+    """Every request TLP's address, dword count and type, from its descriptor."""
+    first = True
+    while True:
+        await RisingEdge(dut.user_clk)
+        if dut.s_axis_rq_tvalid.value == 1 and dut.s_axis_rq_tready.value == 1:
+            if first:
+                descriptor = int(dut.s_axis_rq_tdata.value) & ((1 << 128) - 1)
+                watched.append((descriptor & ~3 & ((1 << 64) - 1), descriptor >> 64 & 0x7FF, descriptor >> 75 & 0xF))
+            first = dut.s_axis_rq_tlast.value == 1
