@@ -9,10 +9,14 @@ import struct
 from dataclasses import dataclass
 
 OP_IDENTIFY, OP_ABORT, OP_SET_FEATURES, OP_GET_FEATURES, OP_ASYNC_EVENT_REQUEST = 0x06, 0x08, 0x09, 0x0A, 0x0C
+OP_DELETE_SQ, OP_CREATE_SQ, OP_DELETE_CQ, OP_CREATE_CQ = 0x00, 0x01, 0x04, 0x05
 CNS_NAMESPACE, CNS_CONTROLLER, CNS_ACTIVE_NAMESPACES = 0x00, 0x01, 0x02
 FEATURE_INTERRUPT_COALESCING, FEATURE_NUMBER_OF_QUEUES = 0x08, 0x07
 SC_SUCCESS, SC_INVALID_OPCODE, SC_INVALID_FIELD = 0x00, 0x01, 0x02
 SC_INVALID_NAMESPACE, SC_PRP_OFFSET_INVALID = 0x0B, 0x13
+# Command-specific status (SCT 1)
+SCT_COMMAND_SPECIFIC = 1
+SC_CQ_INVALID, SC_INVALID_QID, SC_INVALID_QUEUE_SIZE, SC_INVALID_VECTOR, SC_INVALID_QUEUE_DELETION = 0x00, 0x01, 0x02, 0x08, 0x0C
 # Asynchronous event information for error status events
 AEI_INVALID_DOORBELL_REGISTER, AEI_INVALID_DOORBELL_VALUE = 0x00, 0x01
 LOG_PAGE_ERROR_INFORMATION = 0x01
@@ -50,6 +54,7 @@ class Answer:
     completes_now: bool = True
     # Identify: the 4 KiB structure written to the host, before the completion
     data: bytes = b""
+    status_type: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,11 +109,23 @@ def async_event_result(information: int) -> int:
     return LOG_PAGE_ERROR_INFORMATION << 16 | information << 8
 
 
+def create_queue(opcode: int, cid: int, qid: int, entries: int, base: int, contiguous: bool = True,
+                 vector_or_cq: int = 0, interrupts: bool = True) -> bytes:
+    """Create I/O CQ (vector, interrupts enabled) or SQ (its CQ) with `entries` entries at `base`."""
+    cdw11 = int(contiguous) | (int(interrupts) << 1 if opcode == OP_CREATE_CQ else 0) | vector_or_cq << 16
+    return submission(opcode, cid, cdw10=qid | (entries - 1) << 16, cdw11=cdw11, prp1=base)
+
+
 class AdminModel:
-    def __init__(self, queues: int, identity: Identity = Identity()):
+    def __init__(self, queues: int, identity: Identity = Identity(), max_queue_entries: int = 1024,
+                 vectors: int = 32):
         self.io_queues = queues - 1
         self.identity = identity
+        self.max_queue_entries = max_queue_entries
+        self.vectors = vectors
         self.interrupt_coalescing = 0
+        self.completion_queues: dict[int, int] = {}   # qid -> entries
+        self.submission_queues: dict[int, int] = {}   # qid -> its CQ
 
     def answer(self, entry: bytes) -> Answer:
         dw0, nsid = struct.unpack_from("<II", entry)
@@ -117,6 +134,8 @@ class AdminModel:
         opcode, feature = dw0 & 0xFF, cdw10 & 0xFF
         if opcode == OP_IDENTIFY:
             return self._identify(cdw10 & 0xFF, nsid, prp1, prp2)
+        if opcode in (OP_CREATE_CQ, OP_CREATE_SQ, OP_DELETE_CQ, OP_DELETE_SQ):
+            return self._queue_command(opcode, cdw10, cdw11, prp1)
         if opcode in (OP_SET_FEATURES, OP_GET_FEATURES):
             if feature == FEATURE_NUMBER_OF_QUEUES:
                 if opcode == OP_SET_FEATURES and 0xFFFF in (cdw11 & 0xFFFF, cdw11 >> 16):
@@ -146,3 +165,32 @@ class AdminModel:
         data = {CNS_CONTROLLER: identify_controller(self.identity), CNS_NAMESPACE: identify_namespace(self.identity),
                 CNS_ACTIVE_NAMESPACES: active_namespaces(nsid)}[cns]
         return Answer(0, SC_SUCCESS, data=data)
+
+    def _queue_command(self, opcode: int, cdw10: int, cdw11: int, prp1: int) -> Answer:
+        """Create/Delete I/O queues, the checks in the specification's order."""
+        qid, size = cdw10 & 0xFFFF, cdw10 >> 16
+        known = 1 <= qid <= self.io_queues
+        specific = lambda code: Answer(0, code, status_type=SCT_COMMAND_SPECIFIC)  # noqa: E731
+        table = self.completion_queues if opcode in (OP_CREATE_CQ, OP_DELETE_CQ) else self.submission_queues
+        if opcode in (OP_DELETE_CQ, OP_DELETE_SQ):
+            if not known or qid not in table:
+                return specific(SC_INVALID_QID)
+            if opcode == OP_DELETE_CQ and qid in self.submission_queues.values():
+                return specific(SC_INVALID_QUEUE_DELETION)
+            del table[qid]
+            return Answer(0, SC_SUCCESS)
+        if not known or qid in table:
+            return specific(SC_INVALID_QID)
+        if size == 0 or size >= self.max_queue_entries:
+            return specific(SC_INVALID_QUEUE_SIZE)
+        if not cdw11 & 1:
+            return Answer(0, SC_INVALID_FIELD)  # CAP.CQR: contiguous queues only
+        other = cdw11 >> 16
+        if opcode == OP_CREATE_CQ and cdw11 & 2 and other >= self.vectors:
+            return specific(SC_INVALID_VECTOR)
+        if opcode == OP_CREATE_SQ and other not in self.completion_queues:
+            return specific(SC_CQ_INVALID)
+        if prp1 & 0xFFF:
+            return Answer(0, SC_PRP_OFFSET_INVALID)
+        table[qid] = size + 1 if opcode == OP_CREATE_CQ else other
+        return Answer(0, SC_SUCCESS)

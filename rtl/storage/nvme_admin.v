@@ -15,10 +15,13 @@
 //   queue that does not exist a write to an invalid doorbell register: both are ignored and
 //   reported through an outstanding Asynchronous Event Request (error status, log page 01h).
 // Commands in this first part: Identify (controller, namespace 1, active namespace list; 4 KiB to
-// PRP1 and, when PRP1 has an offset, PRP2), Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
+// PRP1 and, when PRP1 has an offset, PRP2), Create and Delete I/O CQ and SQ (checked as the
+// specification orders: QID, size, contiguity, vector or CQ, base alignment; a CQ with an SQ on
+// it cannot be deleted), Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
 // (answered "not aborted"), Asynchronous Event Request (up to 4 outstanding, completed oldest
 // first, one per event; a fifth is refused with Asynchronous Event Request Limit Exceeded).
-// Every other opcode completes with Invalid Opcode.
+// Every other opcode completes with Invalid Opcode. I/O queues are recorded and their doorbells
+// checked; executing their commands is still to come.
 module nvme_admin #(
     // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1)
     parameter QUEUES = 17,
@@ -28,7 +31,10 @@ module nvme_admin #(
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Identify Controller MDTS: largest transfer 2^MDTS pages of 4 KiB
-    parameter [7:0] MDTS = 8'd5
+    parameter [7:0] MDTS = 8'd5,
+    // Largest I/O queue, in entries (CAP.MQES + 1), and the MSI-X vectors a CQ may name
+    parameter MAX_QUEUE_ENTRIES = 1024,
+    parameter VECTORS = 32
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -76,7 +82,8 @@ module nvme_admin #(
     output reg          event_error_status
 );
 
-localparam [7:0] OP_IDENTIFY = 8'h06, OP_ABORT = 8'h08, OP_SET_FEATURES = 8'h09, OP_GET_FEATURES = 8'h0A,
+localparam [7:0] OP_DELETE_SQ = 8'h00, OP_CREATE_SQ = 8'h01, OP_DELETE_CQ = 8'h04, OP_CREATE_CQ = 8'h05,
+                 OP_IDENTIFY = 8'h06, OP_ABORT = 8'h08, OP_SET_FEATURES = 8'h09, OP_GET_FEATURES = 8'h0A,
                  OP_ASYNC_EVENT_REQUEST = 8'h0C;
 localparam [7:0] FEATURE_INTERRUPT_COALESCING = 8'h08, FEATURE_NUMBER_OF_QUEUES = 8'h07;
 // Generic status codes (SCT 0)
@@ -84,7 +91,9 @@ localparam [7:0] SC_SUCCESS = 8'h00, SC_INVALID_OPCODE = 8'h01, SC_INVALID_FIELD
                  SC_DATA_TRANSFER_ERROR = 8'h04, SC_INVALID_NAMESPACE = 8'h0B, SC_PRP_OFFSET_INVALID = 8'h13;
 localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01, CNS_ACTIVE_NAMESPACES = 8'h02;
 // Command-specific status (SCT 1)
-localparam [7:0] SC_EVENT_REQUEST_LIMIT_EXCEEDED = 8'h05;
+localparam [7:0] SC_EVENT_REQUEST_LIMIT_EXCEEDED = 8'h05, SC_CQ_INVALID = 8'h00, SC_INVALID_QID = 8'h01,
+                 SC_INVALID_QUEUE_SIZE = 8'h02, SC_INVALID_VECTOR = 8'h08, SC_INVALID_QUEUE_DELETION = 8'h0C;
+localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
 // Asynchronous event: error status, information 00h (invalid doorbell register) or 01h
 // (invalid doorbell write value), log page 01h (error information)
 localparam [7:0] AEI_INVALID_REGISTER = 8'h00, AEI_INVALID_VALUE = 8'h01;
@@ -184,13 +193,61 @@ reg [7:0]  status_code;
 reg [2:0]  status_type;
 reg [15:0] completion_cid;
 
-// Doorbells for the admin queue: check the value against the queue's size
+// ---- I/O queues: created and deleted by admin commands ----
+
+// Tables indexed by queue ID (entries past QUEUES-1 are never valid)
+localparam QUEUE_INDEX_WIDTH = $clog2(QUEUES);
+localparam QUEUE_SLOTS = 1 << QUEUE_INDEX_WIDTH;
+reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
+reg [63:0]                  io_cq_base [0:QUEUE_SLOTS-1];
+reg [63:0]                  io_sq_base [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_size [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_sq_size [0:QUEUE_SLOTS-1];
+reg [QUEUE_INDEX_WIDTH-1:0] io_sq_cqid [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_vector [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_sq_tail [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
+
+// Create/Delete: CDW10 QID and size (0-based), CDW11 PC, and the vector (CQ) or CQ (SQ)
+wire [15:0] queue_id = cdw10[15:0];
+wire [15:0] queue_size = cdw10[31:16];
+wire        queue_contiguous = cdw11[0];
+wire [15:0] queue_vector_or_cq = cdw11[31:16];
+wire        queue_id_exists = queue_id != 16'd0 && queue_id < QUEUES;
+wire [QUEUE_INDEX_WIDTH-1:0] queue_index = queue_id[QUEUE_INDEX_WIDTH-1:0];
+wire [QUEUE_INDEX_WIDTH-1:0] sq_cq_index = queue_vector_or_cq[QUEUE_INDEX_WIDTH-1:0];
+reg         cq_has_sq;
+integer     sq_scan;
+always @* begin
+    cq_has_sq = 1'b0;
+    for (sq_scan = 1; sq_scan < QUEUES; sq_scan = sq_scan + 1) begin
+        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == queue_index) begin
+            cq_has_sq = 1'b1;
+        end
+    end
+end
+
+// The doorbell's queue, for I/O queues
+wire [QUEUE_INDEX_WIDTH-1:0] doorbell_index = doorbell_queue[QUEUE_INDEX_WIDTH-1:0];
+wire        doorbell_io_exists = doorbell_queue < QUEUES
+                              && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
+wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] : io_sq_size[doorbell_index];
+
+// Doorbells: check the queue exists and the value fits its size
 always @(posedge clk) begin
     if (doorbell_valid) begin
         if (doorbell_queue != 7'd0) begin
-            // No I/O queue exists yet
-            event_pending <= 1'b1;
-            event_information <= AEI_INVALID_REGISTER;
+            if (!doorbell_io_exists) begin
+                event_pending <= 1'b1;
+                event_information <= AEI_INVALID_REGISTER;
+            end else if (doorbell_value > doorbell_io_size) begin
+                event_pending <= 1'b1;
+                event_information <= AEI_INVALID_VALUE;
+            end else if (doorbell_is_cq_head) begin
+                io_cq_head[doorbell_index] <= doorbell_value;
+            end else begin
+                io_sq_tail[doorbell_index] <= doorbell_value;
+            end
         end else if (doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size}) begin
             event_pending <= 1'b1;
             event_information <= AEI_INVALID_VALUE;
@@ -310,6 +367,71 @@ always @(posedge clk) begin
                             state <= S_DATA_FIRST;
                         end
                     end
+                    OP_CREATE_CQ: begin
+                        status_type <= 3'd1;
+                        if (!queue_id_exists || io_cq_valid[queue_index]) begin
+                            status_code <= SC_INVALID_QID;
+                        end else if (queue_size == 16'd0 || queue_size > MQES) begin
+                            status_code <= SC_INVALID_QUEUE_SIZE;
+                        end else if (!queue_contiguous) begin
+                            status_type <= 3'd0;
+                            status_code <= SC_INVALID_FIELD;  // CAP.CQR: queues must be contiguous
+                        end else if (cdw11[1] && queue_vector_or_cq >= VECTORS) begin
+                            status_code <= SC_INVALID_VECTOR;
+                        end else if (prp1[11:0] != 12'd0) begin
+                            status_type <= 3'd0;
+                            status_code <= SC_PRP_OFFSET_INVALID;
+                        end else begin
+                            status_type <= 3'd0;
+                            io_cq_valid[queue_index] <= 1'b1;
+                            io_cq_base[queue_index] <= prp1;
+                            io_cq_size[queue_index] <= queue_size;
+                            io_cq_vector[queue_index] <= queue_vector_or_cq;
+                        end
+                    end
+                    OP_CREATE_SQ: begin
+                        status_type <= 3'd1;
+                        if (!queue_id_exists || io_sq_valid[queue_index]) begin
+                            status_code <= SC_INVALID_QID;
+                        end else if (queue_size == 16'd0 || queue_size > MQES) begin
+                            status_code <= SC_INVALID_QUEUE_SIZE;
+                        end else if (!queue_contiguous) begin
+                            status_type <= 3'd0;
+                            status_code <= SC_INVALID_FIELD;
+                        end else if (queue_vector_or_cq == 16'd0 || queue_vector_or_cq >= QUEUES
+                                     || !io_cq_valid[sq_cq_index]) begin
+                            status_code <= SC_CQ_INVALID;
+                        end else if (prp1[11:0] != 12'd0) begin
+                            status_type <= 3'd0;
+                            status_code <= SC_PRP_OFFSET_INVALID;
+                        end else begin
+                            status_type <= 3'd0;
+                            io_sq_valid[queue_index] <= 1'b1;
+                            io_sq_base[queue_index] <= prp1;
+                            io_sq_size[queue_index] <= queue_size;
+                            io_sq_cqid[queue_index] <= sq_cq_index;
+                            io_sq_tail[queue_index] <= 16'd0;
+                        end
+                    end
+                    OP_DELETE_SQ: begin
+                        if (!queue_id_exists || !io_sq_valid[queue_index]) begin
+                            status_type <= 3'd1;
+                            status_code <= SC_INVALID_QID;
+                        end else begin
+                            io_sq_valid[queue_index] <= 1'b0;
+                        end
+                    end
+                    OP_DELETE_CQ: begin
+                        if (!queue_id_exists || !io_cq_valid[queue_index]) begin
+                            status_type <= 3'd1;
+                            status_code <= SC_INVALID_QID;
+                        end else if (cq_has_sq) begin
+                            status_type <= 3'd1;
+                            status_code <= SC_INVALID_QUEUE_DELETION;
+                        end else begin
+                            io_cq_valid[queue_index] <= 1'b0;
+                        end
+                    end
                     OP_ABORT: result <= 32'd1;  // bit 0: the command was not aborted
                     OP_ASYNC_EVENT_REQUEST: begin
                         if (event_requests == EVENT_REQUEST_LIMIT) begin
@@ -371,6 +493,8 @@ always @(posedge clk) begin
         phase <= 1'b1;
         event_requests <= 3'd0;
         interrupt_coalescing <= 32'd0;
+        io_cq_valid <= {QUEUE_SLOTS{1'b0}};
+        io_sq_valid <= {QUEUE_SLOTS{1'b0}};
         read_valid <= 1'b0;
         write_valid <= 1'b0;
         bulk_valid <= 1'b0;

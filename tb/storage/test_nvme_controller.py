@@ -17,7 +17,7 @@ from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
 
 from dpuv.models import nvme_admin
-from dpuv.models.nvme_admin import AdminModel, submission
+from dpuv.models.nvme_admin import AdminModel, create_queue, submission
 from dpuv.sim import nvme_driver
 from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY, VS,
                                   AdminQueue, Capabilities, ControllerError, NvmeHost)
@@ -227,11 +227,12 @@ async def requests_the_completer_does_not_carry_are_refused(dut):
 def check_completions(completions, entries, answers, queue_entries: int, first_head: int):
     """Each completion is the model's answer for its entry: CID, DW0, status (DNR on errors), SQ 0,
     and the SQ head just after the entry."""
+    assert len(completions) == len(entries), (len(completions), len(entries))
     for index, (completion, entry, answer) in enumerate(zip(completions, entries, answers)):
         cid = int.from_bytes(entry[2:4], "little")
         expected_head = (first_head + index + 1) % queue_entries
         assert (completion.cid, completion.result, completion.status_code, completion.status_type) == \
-            (cid, answer.result, answer.status_code, 0), (index, completion, answer)
+            (cid, answer.result, answer.status_code, answer.status_type), (index, completion, answer)
         assert completion.do_not_retry == (answer.status_code != 0) and completion.sq_id == 0, completion
         assert completion.sq_head == expected_head, (index, completion.sq_head, expected_head)
 
@@ -423,3 +424,54 @@ async def watch_requests(dut, watched: list):
                 descriptor = int(dut.s_axis_rq_tdata.value) & ((1 << 128) - 1)
                 watched.append((descriptor & ~3 & ((1 << 64) - 1), descriptor >> 64 & 0x7FF, descriptor >> 75 & 0xF))
             first = dut.s_axis_rq_tlast.value == 1
+
+
+@cocotb.test(timeout_time=1000, timeout_unit="us")
+async def io_queues_are_created_and_deleted_with_every_check(dut):
+    """Create and Delete I/O CQ/SQ against the model: good ones, then bad QID (0, past the
+    controller's queues, taken), bad size (0, past MQES), non-contiguous, bad vector, SQ on a
+    missing CQ, misaligned base, deleting a CQ an SQ still uses; a deleted queue's doorbell is a
+    write to an invalid doorbell register again."""
+    tb = TB(dut)
+    await tb.bring_up()
+    queue = await tb.admin_queue(16)
+    queues = build_parameters().get("QUEUES", 17)
+    model = AdminModel(queues)
+    base = tb.memory_base + 0x4000
+    create_cq, create_sq = nvme_admin.OP_CREATE_CQ, nvme_admin.OP_CREATE_SQ
+    entries = [
+        create_queue(create_cq, 1, 1, 64, base, vector_or_cq=1),
+        create_queue(create_cq, 2, 1, 64, base),                       # QID taken
+        create_queue(create_cq, 3, 0, 64, base),                       # the admin queue's ID
+        create_queue(create_cq, 4, queues, 64, base),                  # past the controller's queues
+        create_queue(create_cq, 5, 2, 1, base),                        # one entry: size 0
+        create_queue(create_cq, 6, 2, 1025, base),                     # past MQES
+        create_queue(create_cq, 7, 2, 64, base, contiguous=False),
+        create_queue(create_cq, 8, 2, 64, base, vector_or_cq=32),      # past the MSI-X table
+        create_queue(create_cq, 9, 2, 64, base + 0x80),                # base inside its page
+        create_queue(create_cq, 10, 2, 1024, base + 0x1000, vector_or_cq=2),
+        create_queue(create_sq, 11, 1, 64, base + 0x2000, vector_or_cq=1),
+        create_queue(create_sq, 12, 3, 64, base + 0x3000, vector_or_cq=5),   # CQ 5 does not exist
+        create_queue(create_sq, 13, 3, 64, base + 0x3000, vector_or_cq=0),   # the admin CQ
+        submission(nvme_admin.OP_DELETE_CQ, 14, cdw10=1),                    # SQ 1 is on it
+    ]
+    for entry in entries:
+        await queue.submit(entry)
+    completions = await tb.reap(queue, len(entries))
+    check_completions(completions, entries, [model.answer(entry) for entry in entries], 16, 0)
+    # SQ 1 exists: its doorbell is taken quietly; an event request stays waiting
+    await queue.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, 0x60))
+    await tb.bar.write_dword(tb.host.doorbell(1, False), 0)
+    await ClockCycles(dut.user_clk, 100)
+    assert await queue.reap() == []
+    more = [submission(nvme_admin.OP_DELETE_SQ, 15, cdw10=1), submission(nvme_admin.OP_DELETE_SQ, 16, cdw10=1),
+            submission(nvme_admin.OP_DELETE_CQ, 17, cdw10=1), submission(nvme_admin.OP_DELETE_CQ, 18, cdw10=3)]
+    for entry in more:
+        await queue.submit(entry)
+    completions = await tb.reap(queue, len(more))
+    check_completions(completions, more, [model.answer(entry) for entry in more], 16, len(entries) + 1)
+    # SQ 1 is gone: its doorbell is reported
+    await tb.bar.write_dword(tb.host.doorbell(1, False), 0)
+    [event] = await tb.reap(queue, 1)
+    assert event.cid == 0x60
+    assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_REGISTER)
