@@ -111,22 +111,23 @@ class NvmeHost:
         return DOORBELLS + (2 * queue + int(completion_head)) * stride
 
 
-class AdminQueue:
-    """The admin submission and completion queues in host memory, as a driver keeps them: entries
-    written at the tail and the tail doorbell rung; completions taken while their phase tag is
-    the one expected (it flips on each wrap) and the head doorbell rung after."""
+class QueuePair:
+    """A submission and completion queue in host memory, as a driver keeps them: entries written
+    at the tail and the tail doorbell rung; completions taken while their phase tag is the one
+    expected (it flips on each wrap) and the head doorbell rung after. Queue 0 is the admin pair."""
 
     SQE_BYTES, CQE_BYTES = 64, 16
 
     def __init__(self, host: NvmeHost, write_memory: Callable[[int, bytes], None],
-                 read_memory: Callable[[int, int], bytes], sq_base: int, cq_base: int, entries: int):
+                 read_memory: Callable[[int, int], bytes], sq_base: int, cq_base: int, entries: int, qid: int = 0):
         self.host, self.write_memory, self.read_memory = host, write_memory, read_memory
-        self.sq_base, self.cq_base, self.entries = sq_base, cq_base, entries
+        self.sq_base, self.cq_base, self.entries, self.qid = sq_base, cq_base, entries, qid
         self.tail = self.head = 0
         self.phase = 1
         write_memory(cq_base, bytes(entries * self.CQE_BYTES))
 
     async def set_up(self) -> None:
+        """The admin pair's registers (I/O pairs are created by admin commands instead)."""
         await self.host.set_admin_queues(self.sq_base, self.entries, self.cq_base, self.entries)
 
     def place(self, entry: bytes) -> None:
@@ -134,7 +135,7 @@ class AdminQueue:
         self.tail = (self.tail + 1) % self.entries
 
     async def ring(self) -> None:
-        await self.host.bar.write_dword(self.host.doorbell(0, False), self.tail)
+        await self.host.bar.write_dword(self.host.doorbell(self.qid, False), self.tail)
 
     async def submit(self, entry: bytes) -> None:
         self.place(entry)
@@ -152,5 +153,8 @@ class AdminQueue:
             if self.head == 0:
                 self.phase ^= 1
         if taken and ring_head:
-            await self.host.bar.write_dword(self.host.doorbell(0, True), self.head)
+            await self.host.bar.write_dword(self.host.doorbell(self.qid, True), self.head)
         return taken
+
+
+AdminQueue = QueuePair

@@ -7,10 +7,10 @@
 // them (Xilinx PG213), seen from the user logic: everything the IP drives is an input here,
 // including the user clock and reset, so a simulator never has to honour values written onto
 // outputs. RQ/CC tready are one bit (the IP's [3:0] carry one value).
-// First part: BAR0 (NVMe registers and doorbells at 0x0000, the MSI-X table at 0x2000 and its
-// pending bits at 0x3000) through the completer path, the enable handshake, the admin queue
-// (entries fetched and completions posted through the requester path) and MSI-X vector 0 for the
-// admin completion queue. I/O queues and the data path are still to come.
+// BAR0 (NVMe registers and doorbells at 0x0000, the MSI-X table at 0x2000 and its pending bits at
+// 0x3000) through the completer path; the queue engine fetches entries and posts completions
+// through the requester path; NVM commands move data between host pages and the namespace's AXI4
+// backend; each CQ raises its MSI-X vector.
 module nvme_controller #(
     // Width of the PCIe streams: 512 (Gen3 x16) or 256
     parameter DATA_WIDTH = 512,
@@ -64,7 +64,44 @@ module nvme_controller #(
     output wire                      cfg_interrupt_msix_int,
     input  wire                      cfg_interrupt_msix_sent,
     input  wire                      cfg_interrupt_msix_fail,
-    output wire [7:0]                cfg_interrupt_msi_function_number
+    output wire [7:0]                cfg_interrupt_msi_function_number,
+
+    // The namespace's backend: an AXI4 memory holding NAMESPACE_BLOCKS blocks from address 0
+    output wire [3:0]                m_axi_awid,
+    output wire [63:0]               m_axi_awaddr,
+    output wire [7:0]                m_axi_awlen,
+    output wire [2:0]                m_axi_awsize,
+    output wire [1:0]                m_axi_awburst,
+    output wire                      m_axi_awlock,
+    output wire [3:0]                m_axi_awcache,
+    output wire [2:0]                m_axi_awprot,
+    output wire                      m_axi_awvalid,
+    input  wire                      m_axi_awready,
+    output wire [DATA_WIDTH-1:0]     m_axi_wdata,
+    output wire [DATA_WIDTH/8-1:0]   m_axi_wstrb,
+    output wire                      m_axi_wlast,
+    output wire                      m_axi_wvalid,
+    input  wire                      m_axi_wready,
+    input  wire [3:0]                m_axi_bid,
+    input  wire [1:0]                m_axi_bresp,
+    input  wire                      m_axi_bvalid,
+    output wire                      m_axi_bready,
+    output wire [3:0]                m_axi_arid,
+    output wire [63:0]               m_axi_araddr,
+    output wire [7:0]                m_axi_arlen,
+    output wire [2:0]                m_axi_arsize,
+    output wire [1:0]                m_axi_arburst,
+    output wire                      m_axi_arlock,
+    output wire [3:0]                m_axi_arcache,
+    output wire [2:0]                m_axi_arprot,
+    output wire                      m_axi_arvalid,
+    input  wire                      m_axi_arready,
+    input  wire [3:0]                m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]     m_axi_rdata,
+    input  wire [1:0]                m_axi_rresp,
+    input  wire                      m_axi_rlast,
+    input  wire                      m_axi_rvalid,
+    output wire                      m_axi_rready
 );
 
 localparam RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62;
@@ -153,7 +190,7 @@ pcie_msix #(
     .s_axil_araddr(window_araddr[WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_arvalid(window_arvalid[1]),
     .s_axil_arready(window_arready[1]), .s_axil_rdata(window_rdata[32 +: 32]), .s_axil_rresp(window_rresp[2 +: 2]),
     .s_axil_rvalid(window_rvalid[1]), .s_axil_rready(window_rready[1]),
-    .request_valid(interrupt_request), .request_vector(5'd0),
+    .request_valid(interrupt_request), .request_vector(interrupt_vector),
     .msix_enable(cfg_interrupt_msix_enable[0]), .msix_function_mask(cfg_interrupt_msix_mask[0]),
     .msix_address(cfg_interrupt_msix_address), .msix_data(cfg_interrupt_msix_data),
     .msix_int(cfg_interrupt_msix_int), .msix_sent(cfg_interrupt_msix_sent), .msix_fail(cfg_interrupt_msix_fail)
@@ -187,28 +224,135 @@ wire [4:0]   write_dwords, read_dwords;
 wire [511:0] write_data, read_data;
 
 wire         bulk_valid, bulk_ready, bulk_done;
+wire         io_start, io_done, io_active;
+wire [7:0]   io_opcode, io_status_code;
+wire [31:0]  io_nsid;
+wire [63:0]  io_slba, io_prp1, io_prp2;
+wire [15:0]  io_nlb;
+wire [4:0]   interrupt_vector;
+wire         engine_write_valid, engine_write_ready, engine_read_valid, engine_read_ready;
+wire [63:0]  engine_write_address, engine_read_address;
+wire [4:0]   engine_write_dwords, engine_read_dwords;
+wire [511:0] engine_write_data;
+wire         io_read_valid, io_write_valid;
+wire [63:0]  io_read_address, io_write_address;
+wire [4:0]   io_read_dwords, io_write_dwords;
+wire [511:0] io_write_data;
+
+// The requester serves the queue engine, or the NVM command while one runs
+assign read_valid = io_active ? io_read_valid : engine_read_valid;
+assign read_address = io_active ? io_read_address : engine_read_address;
+assign read_dwords = io_active ? io_read_dwords : engine_read_dwords;
+assign write_valid = io_active ? io_write_valid : engine_write_valid;
+assign write_address = io_active ? io_write_address : engine_write_address;
+assign write_dwords = io_active ? io_write_dwords : engine_write_dwords;
+assign write_data = io_active ? io_write_data : engine_write_data;
+assign engine_read_ready = read_ready && !io_active;
+assign engine_write_ready = write_ready && !io_active;
+
+// ---- NVM commands: host pages to and from the namespace ----
+
+// The IP releases user_reset only after some clocks; until the first reset the backend's
+// handshake outputs are held low (an FPGA register's initial value), so they are never unknown.
+reg  reset_seen = 1'b0;
+always @(posedge clk) begin
+    if (rst) begin
+        reset_seen <= 1'b1;
+    end
+end
+wire namespace_awvalid, namespace_wvalid, namespace_bready, namespace_arvalid, namespace_rready;
+assign m_axi_awvalid = namespace_awvalid && reset_seen;
+assign m_axi_wvalid = namespace_wvalid && reset_seen;
+assign m_axi_bready = namespace_bready && reset_seen;
+assign m_axi_arvalid = namespace_arvalid && reset_seen;
+assign m_axi_rready = namespace_rready && reset_seen;
+
+wire [63:0] ns_read_cmd_addr, ns_write_cmd_addr;
+wire [15:0] ns_read_cmd_len, ns_write_cmd_len;
+wire        ns_read_cmd_valid, ns_read_cmd_ready, ns_write_cmd_valid, ns_write_cmd_ready;
+wire [DATA_WIDTH-1:0]   ns_read_tdata, ns_write_tdata;
+wire [DATA_WIDTH/8-1:0] ns_write_tkeep;
+wire        ns_read_tvalid, ns_read_tready, ns_read_tlast, ns_write_tvalid, ns_write_tready, ns_write_tlast,
+            ns_write_status_valid, ns_write_status_error;
+
+nvme_io_command #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
+    .LBA_SHIFT(LBA_SHIFT)
+) io_command_inst (
+    .clk(clk), .rst(rst),
+    .start(io_start), .opcode(io_opcode), .nsid(io_nsid), .slba(io_slba), .nlb(io_nlb), .prp1(io_prp1),
+    .prp2(io_prp2), .done(io_done), .status_code(io_status_code),
+    .host_read_valid(io_read_valid), .host_read_ready(read_ready && io_active), .host_read_address(io_read_address),
+    .host_read_dwords(io_read_dwords), .host_read_done(read_done), .host_read_data(read_data),
+    .host_read_error(read_error),
+    .host_write_valid(io_write_valid), .host_write_ready(write_ready && io_active),
+    .host_write_address(io_write_address), .host_write_dwords(io_write_dwords), .host_write_data(io_write_data),
+    .ns_read_cmd_addr(ns_read_cmd_addr), .ns_read_cmd_len(ns_read_cmd_len), .ns_read_cmd_valid(ns_read_cmd_valid),
+    .ns_read_cmd_ready(ns_read_cmd_ready), .ns_read_tdata(ns_read_tdata), .ns_read_tvalid(ns_read_tvalid),
+    .ns_read_tready(ns_read_tready), .ns_read_tlast(ns_read_tlast),
+    .ns_write_cmd_addr(ns_write_cmd_addr), .ns_write_cmd_len(ns_write_cmd_len),
+    .ns_write_cmd_valid(ns_write_cmd_valid), .ns_write_cmd_ready(ns_write_cmd_ready),
+    .ns_write_tdata(ns_write_tdata), .ns_write_tkeep(ns_write_tkeep), .ns_write_tvalid(ns_write_tvalid),
+    .ns_write_tready(ns_write_tready), .ns_write_tlast(ns_write_tlast),
+    .ns_write_status_valid(ns_write_status_valid), .ns_write_status_error(ns_write_status_error)
+);
+
+axi_dma_read #(
+    .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(4)
+) namespace_read_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_addr(ns_read_cmd_addr), .s_cmd_len(ns_read_cmd_len), .s_cmd_valid(ns_read_cmd_valid),
+    .s_cmd_ready(ns_read_cmd_ready),
+    .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock), .m_axi_arcache(m_axi_arcache),
+    .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(namespace_arvalid), .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(namespace_rready),
+    .m_axis_tdata(ns_read_tdata), .m_axis_tkeep(), .m_axis_tvalid(ns_read_tvalid), .m_axis_tready(ns_read_tready),
+    .m_axis_tlast(ns_read_tlast), .m_axis_tuser()
+);
+
+axi_dma_write #(
+    .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(4)
+) namespace_write_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_addr(ns_write_cmd_addr), .s_cmd_len(ns_write_cmd_len), .s_cmd_valid(ns_write_cmd_valid),
+    .s_cmd_ready(ns_write_cmd_ready),
+    .s_axis_tdata(ns_write_tdata), .s_axis_tkeep(ns_write_tkeep), .s_axis_tvalid(ns_write_tvalid),
+    .s_axis_tready(ns_write_tready), .s_axis_tlast(ns_write_tlast),
+    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(namespace_awvalid), .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast), .m_axi_wvalid(namespace_wvalid),
+    .m_axi_wready(m_axi_wready), .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(namespace_bready),
+    .status_valid(ns_write_status_valid), .status_error(ns_write_status_error)
+);
 wire [63:0]  bulk_address;
 wire [10:0]  bulk_dwords, bulk_source_index;
 wire [DATA_WIDTH-1:0] bulk_source_data;
 
-nvme_admin #(
+nvme_queue_engine #(
     .QUEUES(QUEUES),
     .DATA_WIDTH(DATA_WIDTH),
     .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
     .LBA_SHIFT(LBA_SHIFT)
-) admin_inst (
+) queue_engine_inst (
     .clk(clk), .rst(rst),
     .enabled(enabled), .sq_size(admin_sq_size), .cq_size(admin_cq_size), .sq_base(admin_sq_base),
     .cq_base(admin_cq_base),
     .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
     .doorbell_value(doorbell_value), .invalid_doorbell(invalid_doorbell),
-    .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address),
-    .write_dwords(write_dwords), .write_data(write_data),
-    .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
-    .read_done(read_done), .read_data(read_data), .read_error(read_error),
-    .write_done(write_done), .interrupt_request(interrupt_request),
+    .write_valid(engine_write_valid), .write_ready(engine_write_ready), .write_address(engine_write_address),
+    .write_dwords(engine_write_dwords), .write_data(engine_write_data),
+    .read_valid(engine_read_valid), .read_ready(engine_read_ready), .read_address(engine_read_address),
+    .read_dwords(engine_read_dwords), .read_done(read_done), .read_data(read_data), .read_error(read_error),
+    .write_done(write_done), .interrupt_request(interrupt_request), .interrupt_vector(interrupt_vector),
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
+    .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),
+    .io_prp1(io_prp1), .io_prp2(io_prp2), .io_done(io_done), .io_status_code(io_status_code), .io_active(io_active),
     .event_command(), .event_error_status()
 );
 

@@ -1,5 +1,6 @@
 # rtl/storage: the NVMe storage engine. Paths are relative to this file.
 storage.vlt
 nvme_registers.v
-nvme_admin.v
+nvme_io_command.v
+nvme_queue_engine.v
 nvme_controller.v

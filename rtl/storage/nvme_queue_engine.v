@@ -1,4 +1,4 @@
-// NVMe admin queue: submission entries fetched from host memory, admin commands executed, completions posted with phase
+// NVMe queue engine: submission entries fetched from host memory, admin and NVM commands executed, completions posted with phase
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -20,9 +20,11 @@
 // it cannot be deleted), Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
 // (answered "not aborted"), Asynchronous Event Request (up to 4 outstanding, completed oldest
 // first, one per event; a fifth is refused with Asynchronous Event Request Limit Exceeded).
-// Every other opcode completes with Invalid Opcode. I/O queues are recorded and their doorbells
-// checked; executing their commands is still to come.
-module nvme_admin #(
+// Every other admin opcode completes with Invalid Opcode.
+// I/O queues: when the admin queue has nothing to do, the I/O SQs with entries (and room in their
+// CQ) take turns, one command each; nvme_io_command executes it and the completion goes to the
+// SQ's CQ with that CQ's phase, raising its vector when its interrupts are enabled.
+module nvme_queue_engine #(
     // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1)
     parameter QUEUES = 17,
     // Width of the bulk data source (one beat of the PCIe requester)
@@ -64,10 +66,11 @@ module nvme_admin #(
     input  wire         read_done,
     input  wire [511:0] read_data,
     input  wire         read_error,
-    // A completion's write went to the host: interrupt on the admin vector (0), after the entry
-    // so that the message cannot pass it
+    // A completion's write went to the host: interrupt on its CQ's vector, after the entry so
+    // that the message cannot pass it
     input  wire         write_done,
     output wire         interrupt_request,
+    output reg  [4:0]   interrupt_vector,
     // Bulk writes of Identify data, the data from identify_dword below
     output reg          bulk_valid,
     input  wire         bulk_ready,
@@ -76,6 +79,18 @@ module nvme_admin #(
     input  wire [10:0]  bulk_source_index,
     output wire [DATA_WIDTH-1:0] bulk_source_data,
     input  wire         bulk_done,
+
+    // NVM commands of the I/O queues, to nvme_io_command (it has the requester while busy)
+    output reg          io_start,
+    output wire [7:0]   io_opcode,
+    output wire [31:0]  io_nsid,
+    output wire [63:0]  io_slba,
+    output wire [15:0]  io_nlb,
+    output wire [63:0]  io_prp1,
+    output wire [63:0]  io_prp2,
+    input  wire         io_done,
+    input  wire [7:0]   io_status_code,
+    output wire         io_active,      // nvme_io_command has the requester
 
     // One cycle per event, for the counters
     output reg          event_command,
@@ -101,7 +116,10 @@ localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUES - 2;
 
 assign write_dwords = 5'd4;
 // Every write this engine makes is a completion entry
-assign interrupt_request = write_done && enabled;
+// Only completion entries interrupt (an NVM Read's data writes do not)
+reg    completion_in_flight;
+reg    completion_interrupts;
+assign interrupt_request = write_done && enabled && completion_in_flight && completion_interrupts;
 assign read_dwords = 5'd16;
 
 reg [11:0] sq_head, sq_tail, cq_tail, cq_head;
@@ -120,16 +138,25 @@ wire [11:0] cq_tail_next = cq_tail == cq_size ? 12'd0 : cq_tail + 12'd1;
 wire        cq_full = cq_tail_next == cq_head;
 
 // The command being executed
-wire [7:0]  opcode = read_data[7:0];
-wire [15:0] cid = read_data[31:16];
-wire [31:0] nsid = read_data[63:32];
-wire [63:0] prp1 = read_data[255:192];
-wire [63:0] prp2 = read_data[319:256];
-wire [31:0] cdw10 = read_data[351:320];
-wire [31:0] cdw11 = read_data[383:352];
+// The entry, kept while its command runs (the requester's read data moves on)
+reg  [511:0] entry;
+wire [7:0]  opcode = entry[7:0];
+wire [15:0] cid = entry[31:16];
+wire [31:0] nsid = entry[63:32];
+wire [63:0] prp1 = entry[255:192];
+wire [63:0] prp2 = entry[319:256];
+wire [31:0] cdw10 = entry[351:320];
+wire [31:0] cdw11 = entry[383:352];
+assign io_opcode = opcode;
+assign io_nsid = nsid;
+assign io_slba = {cdw11, cdw10};
+assign io_nlb = entry[399:384];
+assign io_prp1 = prp1;
+assign io_prp2 = prp2;
+assign io_active = state == S_IO;
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3, S_WRITE = 3'd4,
-                 S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6;
+                 S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6, S_IO = 3'd7;
 reg [2:0]  state;
 // Identify: which structure, the namespace list's start, the second PRP, where the source is
 reg [7:0]  identify_cns;
@@ -207,6 +234,44 @@ reg [QUEUE_INDEX_WIDTH-1:0] io_sq_cqid [0:QUEUE_SLOTS-1];
 reg [15:0]                  io_cq_vector [0:QUEUE_SLOTS-1];
 reg [15:0]                  io_sq_tail [0:QUEUE_SLOTS-1];
 reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
+reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
+
+// The I/O SQ whose command runs (0: the admin queue's), and the next one to look at
+reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
+reg [QUEUE_INDEX_WIDTH-1:0] next_queue;
+// An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
+// assignments per queue: Icarus does not see array words read inside functions of an always @*)
+wire [QUEUE_SLOTS-1:0] sq_ready;
+genvar ready_queue;
+generate
+    for (ready_queue = 0; ready_queue < QUEUE_SLOTS; ready_queue = ready_queue + 1) begin : readiness
+        wire [QUEUE_INDEX_WIDTH-1:0] cq = io_sq_cqid[ready_queue];
+        wire [15:0] io_tail = io_cq_tail[cq];
+        wire [15:0] cq_tail_after = io_tail == io_cq_size[cq] ? 16'd0 : io_tail + 16'd1;
+        assign sq_ready[ready_queue] = ready_queue != 0 && ready_queue < QUEUES && io_sq_valid[ready_queue]
+                                    && io_sq_head[ready_queue] != io_sq_tail[ready_queue]
+                                    && cq_tail_after != io_cq_head[cq];
+    end
+endgenerate
+// Round robin: the first ready SQ at or after next_queue
+reg                         io_found;
+reg [QUEUE_INDEX_WIDTH-1:0] io_pick;
+integer                     pick_scan;
+always @* begin
+    io_found = 1'b0;
+    io_pick = {QUEUE_INDEX_WIDTH{1'b0}};
+    for (pick_scan = 2 * QUEUE_SLOTS - 1; pick_scan >= 0; pick_scan = pick_scan - 1) begin
+        if (pick_scan >= next_queue && sq_ready[pick_scan % QUEUE_SLOTS]) begin
+            io_found = 1'b1;
+            io_pick = pick_scan[QUEUE_INDEX_WIDTH-1:0];
+        end
+    end
+end
+wire [QUEUE_INDEX_WIDTH-1:0] current_cq = io_sq_cqid[current_queue];
+wire [15:0] current_sq_head_next = io_sq_head[current_queue] == io_sq_size[current_queue] ? 16'd0
+                                 : io_sq_head[current_queue] + 16'd1;
 
 // Create/Delete: CDW10 QID and size (0-based), CDW11 PC, and the vector (CQ) or CQ (SQ)
 wire [15:0] queue_id = cdw10[15:0];
@@ -233,8 +298,18 @@ wire        doorbell_io_exists = doorbell_queue < QUEUES
                               && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
 wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] : io_sq_size[doorbell_index];
 
+// A queue just created starts with its tail (SQ) or head (CQ) at 0
+reg                         created_sq, created_cq;
+reg [QUEUE_INDEX_WIDTH-1:0] created_index;
+
 // Doorbells: check the queue exists and the value fits its size
 always @(posedge clk) begin
+    if (created_sq) begin
+        io_sq_tail[created_index] <= 16'd0;
+    end
+    if (created_cq) begin
+        io_cq_head[created_index] <= 16'd0;
+    end
     if (doorbell_valid) begin
         if (doorbell_queue != 7'd0) begin
             if (!doorbell_io_exists) begin
@@ -275,6 +350,12 @@ end
 integer index;
 always @(posedge clk) begin
     event_command <= 1'b0;
+    io_start <= 1'b0;
+    created_sq <= 1'b0;
+    created_cq <= 1'b0;
+    if (write_done) begin
+        completion_in_flight <= 1'b0;
+    end
     event_error_status <= 1'b0;
     if (read_valid && read_ready) begin
         read_valid <= 1'b0;
@@ -288,8 +369,8 @@ always @(posedge clk) begin
 
     case (state)
         S_IDLE: begin
-            if (enabled && !cq_full) begin
-                if (event_pending && event_request_waiting) begin
+            if (enabled) begin
+                if (!cq_full && event_pending && event_request_waiting) begin
                     // An event completes the oldest waiting Asynchronous Event Request
                     for (index = 0; index < EVENT_REQUEST_LIMIT - 1; index = index + 1) begin
                         event_request_cid[index] <= event_request_cid[index + 1];
@@ -300,8 +381,15 @@ always @(posedge clk) begin
                     status_code <= SC_SUCCESS;
                     status_type <= 3'd0;
                     state <= S_POST;
-                end else if (sq_head != sq_tail) begin
+                end else if (!cq_full && sq_head != sq_tail) begin
+                    current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     read_address <= sq_base + {46'd0, sq_head, 6'd0};
+                    read_valid <= 1'b1;
+                    state <= S_FETCH;
+                end else if (io_found) begin
+                    current_queue <= io_pick;
+                    next_queue <= io_pick + 1'b1;
+                    read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
                     read_valid <= 1'b1;
                     state <= S_FETCH;
                 end
@@ -309,8 +397,19 @@ always @(posedge clk) begin
         end
         S_FETCH: begin
             if (read_done) begin
-                sq_head <= sq_head_next;
+                entry <= read_data;
+                if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
+                    sq_head <= sq_head_next;
+                end else begin
+                    io_sq_head[current_queue] <= current_sq_head_next;
+                end
                 state <= S_EXECUTE;
+            end
+        end
+        S_IO: begin
+            if (io_done) begin
+                status_code <= io_status_code;
+                state <= S_POST;
             end
         end
         S_EXECUTE: begin
@@ -324,6 +423,10 @@ always @(posedge clk) begin
                 // The entry could not be read: its CID is unknown, so the host sees 0
                 completion_cid <= 16'd0;
                 status_code <= SC_DATA_TRANSFER_ERROR;
+            end else if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
+                // An NVM command
+                io_start <= 1'b1;
+                state <= S_IO;
             end else begin
                 case (opcode)
                     OP_SET_FEATURES, OP_GET_FEATURES: begin
@@ -387,6 +490,11 @@ always @(posedge clk) begin
                             io_cq_base[queue_index] <= prp1;
                             io_cq_size[queue_index] <= queue_size;
                             io_cq_vector[queue_index] <= queue_vector_or_cq;
+                            io_cq_tail[queue_index] <= 16'd0;
+                            created_cq <= 1'b1;
+                            created_index <= queue_index;
+                            io_cq_phase[queue_index] <= 1'b1;
+                            io_cq_interrupts[queue_index] <= cdw11[1];
                         end
                     end
                     OP_CREATE_SQ: begin
@@ -410,7 +518,9 @@ always @(posedge clk) begin
                             io_sq_base[queue_index] <= prp1;
                             io_sq_size[queue_index] <= queue_size;
                             io_sq_cqid[queue_index] <= sq_cq_index;
-                            io_sq_tail[queue_index] <= 16'd0;
+                            io_sq_head[queue_index] <= 16'd0;
+                            created_sq <= 1'b1;
+                            created_index <= queue_index;
                         end
                     end
                     OP_DELETE_SQ: begin
@@ -467,19 +577,39 @@ always @(posedge clk) begin
             end
         end
         S_POST: begin
-            // DW0 result, DW2 SQ head and SQ 0, DW3 CID, phase and status (DNR on errors)
-            write_address <= cq_base + {48'd0, cq_tail, 4'd0};
-            write_data <= {384'd0, status_code != SC_SUCCESS, 1'b0, 2'b00, status_type, status_code, phase, completion_cid,
-                           16'd0, 4'd0, sq_head, 32'd0, result};
+            // DW0 result, DW2 SQ head and SQ ID, DW3 CID, phase and status (DNR on errors)
+            if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
+                write_address <= cq_base + {48'd0, cq_tail, 4'd0};
+                write_data <= {384'd0, status_code != SC_SUCCESS, 1'b0, 2'b00, status_type, status_code, phase,
+                               completion_cid, 16'd0, 4'd0, sq_head, 32'd0, result};
+                interrupt_vector <= 5'd0;
+                completion_interrupts <= 1'b1;
+            end else begin
+                write_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
+                write_data <= {384'd0, status_code != SC_SUCCESS, 1'b0, 2'b00, status_type, status_code,
+                               io_cq_phase[current_cq], completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
+                               io_sq_head[current_queue], 32'd0, result};
+                interrupt_vector <= io_cq_vector[current_cq][4:0];
+                completion_interrupts <= io_cq_interrupts[current_cq];
+            end
             write_valid <= 1'b1;
             event_error_status <= status_code != SC_SUCCESS;
             state <= S_WRITE;
         end
         default: begin  // S_WRITE
             if (!write_valid || write_ready) begin
-                cq_tail <= cq_tail_next;
-                if (cq_tail == cq_size) begin
-                    phase <= !phase;
+                completion_in_flight <= 1'b1;
+                if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
+                    cq_tail <= cq_tail_next;
+                    if (cq_tail == cq_size) begin
+                        phase <= !phase;
+                    end
+                end else begin
+                    io_cq_tail[current_cq] <= io_cq_tail[current_cq] == io_cq_size[current_cq] ? 16'd0
+                                            : io_cq_tail[current_cq] + 16'd1;
+                    if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
+                        io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
+                    end
                 end
                 state <= S_IDLE;
             end
@@ -495,6 +625,10 @@ always @(posedge clk) begin
         interrupt_coalescing <= 32'd0;
         io_cq_valid <= {QUEUE_SLOTS{1'b0}};
         io_sq_valid <= {QUEUE_SLOTS{1'b0}};
+        current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
+        next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
+        completion_in_flight <= 1'b0;
+        io_start <= 1'b0;
         read_valid <= 1'b0;
         write_valid <= 1'b0;
         bulk_valid <= 1'b0;

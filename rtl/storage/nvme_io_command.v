@@ -1,0 +1,333 @@
+// One NVM command's checks and data movement: Read, Write, Flush, Write Zeroes between host memory (PRPs) and the namespace
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Facts from shared/reference/nvme.md (NVMe base specification):
+// - Read 02h / Write 01h / Write Zeroes 08h: CDW10-11 SLBA, CDW12[15:0] NLB, 0-based. Flush 00h
+//   has nothing to move (the namespace has no volatile cache). Namespace 1 is the only one.
+// - Checks, in order: NSID (Invalid Namespace 0Bh), the opcode (Invalid Opcode 01h), SLBA + NLB
+//   past the namespace, 64-bit wrap included (LBA Out of Range 80h), a transfer over MDTS
+//   (Invalid Field 02h), PRP1 not dword aligned (PRP Offset Invalid 13h).
+// - PRPs: PRP1 may start inside its page; when the data spans two pages PRP2 is the second page,
+//   beyond that PRP2 points at a list of page entries whose last entry in a list page chains to
+//   the next list page. Every page entry after PRP1 must be page aligned (13h otherwise).
+// - A host read that comes back Unsupported Request or Completer Abort ends the command with
+//   Data Transfer Error (04h); nothing after it is moved.
+// The data moves in pieces of at most 64 bytes that never cross a host page: host reads and
+// writes through the small-transfer PCIe requester, namespace reads and writes through DMA
+// engines on an AXI4 master (the backend: a RAM here, NVMe-oF later).
+module nvme_io_command #(
+    // Width of the namespace data streams in bits (256 or 512)
+    parameter DATA_WIDTH = 512,
+    parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
+    parameter [7:0] LBA_SHIFT = 8'd9,
+    parameter [7:0] MDTS = 8'd5
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    input  wire                     start,
+    input  wire [7:0]               opcode,
+    input  wire [31:0]              nsid,
+    input  wire [63:0]              slba,
+    input  wire [15:0]              nlb,          // blocks - 1
+    input  wire [63:0]              prp1,
+    input  wire [63:0]              prp2,
+    output reg                      done,         // one cycle, with the status
+    output reg  [7:0]               status_code,
+
+    // Host memory, through the PCIe requester
+    output reg                      host_read_valid,
+    input  wire                     host_read_ready,
+    output reg  [63:0]              host_read_address,
+    output reg  [4:0]               host_read_dwords,
+    input  wire                     host_read_done,
+    input  wire [511:0]             host_read_data,
+    input  wire                     host_read_error,
+    output reg                      host_write_valid,
+    input  wire                     host_write_ready,
+    output reg  [63:0]              host_write_address,
+    output reg  [4:0]               host_write_dwords,
+    output reg  [511:0]             host_write_data,
+
+    // The namespace: DMA reads and writes of byte ranges
+    output reg  [63:0]              ns_read_cmd_addr,
+    output reg  [15:0]              ns_read_cmd_len,
+    output reg                      ns_read_cmd_valid,
+    input  wire                     ns_read_cmd_ready,
+    input  wire [DATA_WIDTH-1:0]    ns_read_tdata,
+    input  wire                     ns_read_tvalid,
+    output wire                     ns_read_tready,
+    input  wire                     ns_read_tlast,
+    output reg  [63:0]              ns_write_cmd_addr,
+    output reg  [15:0]              ns_write_cmd_len,
+    output reg                      ns_write_cmd_valid,
+    input  wire                     ns_write_cmd_ready,
+    output wire [DATA_WIDTH-1:0]    ns_write_tdata,
+    output wire [DATA_WIDTH/8-1:0]  ns_write_tkeep,
+    output wire                     ns_write_tvalid,
+    input  wire                     ns_write_tready,
+    output wire                     ns_write_tlast,
+    input  wire                     ns_write_status_valid,
+    input  wire                     ns_write_status_error
+);
+
+localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
+localparam [7:0] SC_SUCCESS = 8'h00, SC_INVALID_OPCODE = 8'h01, SC_INVALID_FIELD = 8'h02,
+                 SC_DATA_TRANSFER_ERROR = 8'h04, SC_INVALID_NAMESPACE = 8'h0B, SC_PRP_OFFSET_INVALID = 8'h13,
+                 SC_LBA_OUT_OF_RANGE = 8'h80, SC_INTERNAL_ERROR = 8'h06;
+localparam BEAT_BYTES = DATA_WIDTH / 8;
+localparam CHUNK_BEATS = 64 / BEAT_BYTES > 0 ? 64 / BEAT_BYTES : 1;
+localparam [31:0] MAX_TRANSFER_BYTES = 32'd4096 << MDTS;
+
+reg [3:0]  state;
+localparam [3:0] S_IDLE = 4'd0, S_PAGE = 4'd1, S_LIST_ENTRY = 4'd2, S_CHUNK = 4'd3, S_HOST_READ = 4'd4,
+                 S_NS_WRITE = 4'd5, S_NS_WRITE_STATUS = 4'd6, S_NS_READ = 4'd7, S_HOST_WRITE = 4'd8,
+                 S_FINISH = 4'd9, S_LIST_CHAIN = 4'd10;
+
+reg [7:0]  command;
+reg [63:0] list_pointer;        // next PRP list entry's address
+reg [31:0] bytes_left;
+reg [31:0] pages_left;          // host pages still to start, the current one excluded
+reg [63:0] host_address, ns_address;
+reg [12:0] page_left;           // bytes left in the current host page
+reg [6:0]  chunk_bytes;
+reg [511:0] chunk;
+localparam BEAT_INDEX_WIDTH = $clog2(CHUNK_BEATS + 1);
+reg [BEAT_INDEX_WIDTH-1:0] beat;
+wire [31:0] beat_wide = {{(32-BEAT_INDEX_WIDTH){1'b0}}, beat};
+reg        two_pages;           // PRP2 is the second page itself, not a list
+
+// Checks on the command as received
+wire [64:0] last_lba = {1'b0, slba} + {49'd0, nlb};
+wire        lba_in_range = !last_lba[64] && last_lba[63:0] < NAMESPACE_BLOCKS;
+wire [31:0] transfer_bytes = ({16'd0, nlb} + 32'd1) << LBA_SHIFT;
+wire [31:0] first_page_bytes = 32'd4096 - {20'd0, prp1[11:0]};
+wire [31:0] page_count = transfer_bytes <= first_page_bytes ? 32'd1
+                       : 32'd1 + ((transfer_bytes - first_page_bytes + 32'd4095) >> 12);
+wire        moves_host_data = opcode == OP_READ || opcode == OP_WRITE;
+
+wire [31:0] chunk_limit = page_left < 13'd64 ? {19'd0, page_left} : 32'd64;
+wire [31:0] next_chunk = bytes_left < chunk_limit ? bytes_left : chunk_limit;
+
+assign ns_read_tready = state == S_NS_READ;
+assign ns_write_tvalid = state == S_NS_WRITE;
+assign ns_write_tdata = chunk[beat * DATA_WIDTH +: DATA_WIDTH];
+assign ns_write_tlast = (beat_wide + 32'd1) * BEAT_BYTES >= {25'd0, chunk_bytes};
+genvar lane;
+generate
+    for (lane = 0; lane < BEAT_BYTES; lane = lane + 1) begin : keep
+        assign ns_write_tkeep[lane] = beat_wide * BEAT_BYTES + lane < {25'd0, chunk_bytes};
+    end
+endgenerate
+
+always @(posedge clk) begin
+    done <= 1'b0;
+    if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
+    if (host_write_valid && host_write_ready) host_write_valid <= 1'b0;
+    if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
+    if (ns_write_cmd_valid && ns_write_cmd_ready) ns_write_cmd_valid <= 1'b0;
+
+    case (state)
+        S_IDLE: begin
+            if (start) begin
+                command <= opcode;
+                status_code <= SC_SUCCESS;
+                bytes_left <= transfer_bytes;
+                ns_address <= slba << LBA_SHIFT;
+                host_address <= prp1;
+                page_left <= 13'd4096 - {1'b0, prp1[11:0]};
+                pages_left <= page_count - 32'd1;
+                two_pages <= page_count == 32'd2;
+                list_pointer <= prp2;
+                state <= S_CHUNK;
+                if (nsid != 32'd1) begin
+                    status_code <= SC_INVALID_NAMESPACE;
+                    state <= S_FINISH;
+                end else if (opcode != OP_FLUSH && opcode != OP_WRITE && opcode != OP_READ
+                             && opcode != OP_WRITE_ZEROES) begin
+                    status_code <= SC_INVALID_OPCODE;
+                    state <= S_FINISH;
+                end else if (opcode == OP_FLUSH) begin
+                    state <= S_FINISH;
+                end else if (!lba_in_range) begin
+                    status_code <= SC_LBA_OUT_OF_RANGE;
+                    state <= S_FINISH;
+                end else if (moves_host_data && transfer_bytes > MAX_TRANSFER_BYTES) begin
+                    status_code <= SC_INVALID_FIELD;
+                    state <= S_FINISH;
+                end else if (moves_host_data && (prp1[1:0] != 2'd0
+                                                  || (page_count == 32'd2 && prp2[11:0] != 12'd0)
+                                                  || (page_count > 32'd2 && prp2[1:0] != 2'd0))) begin
+                    // PRP1, and PRP2 as a page or as a list pointer, are checked before any data
+                    // moves; list entries are checked as they are reached
+                    status_code <= SC_PRP_OFFSET_INVALID;
+                    state <= S_FINISH;
+                end else if (opcode == OP_WRITE_ZEROES) begin
+                    // No host pages: the namespace range is written with zeros in 64-byte pieces
+                    page_left <= 13'd4096;
+                    pages_left <= 32'hFFFFFFFF;
+                end
+            end
+        end
+        S_CHUNK: begin
+            if (bytes_left == 32'd0) begin
+                state <= S_FINISH;
+            end else if (page_left == 13'd0) begin
+                state <= S_PAGE;
+            end else begin
+                chunk_bytes <= next_chunk[6:0];
+                beat <= 0;
+                if (command == OP_WRITE) begin
+                    host_read_address <= host_address;
+                    host_read_dwords <= next_chunk[6:2];
+                    host_read_valid <= 1'b1;
+                    state <= S_HOST_READ;
+                end else if (command == OP_READ) begin
+                    ns_read_cmd_addr <= ns_address;
+                    ns_read_cmd_len <= {9'd0, next_chunk[6:0]};
+                    ns_read_cmd_valid <= 1'b1;
+                    chunk <= 512'd0;
+                    state <= S_NS_READ;
+                end else begin  // Write Zeroes
+                    chunk <= 512'd0;
+                    ns_write_cmd_addr <= ns_address;
+                    ns_write_cmd_len <= {9'd0, next_chunk[6:0]};
+                    ns_write_cmd_valid <= 1'b1;
+                    state <= S_NS_WRITE;
+                end
+            end
+        end
+        S_PAGE: begin
+            // The next host page: PRP2 itself, or the next PRP list entry
+            page_left <= 13'd4096;
+            if (command == OP_WRITE_ZEROES) begin
+                state <= S_CHUNK;
+            end else if (two_pages) begin
+                host_address <= prp2;
+                if (prp2[11:0] != 12'd0) begin
+                    status_code <= SC_PRP_OFFSET_INVALID;
+                    state <= S_FINISH;
+                end else begin
+                    state <= S_CHUNK;
+                end
+            end else if (list_pointer[1:0] != 2'd0) begin
+                status_code <= SC_PRP_OFFSET_INVALID;
+                state <= S_FINISH;
+            end else begin
+                host_read_address <= list_pointer;
+                host_read_dwords <= 5'd2;
+                host_read_valid <= 1'b1;
+                // The last entry of a list page points at the next list page when pages remain
+                state <= list_pointer[11:0] == 12'hFF8 && pages_left > 32'd1 ? S_LIST_CHAIN : S_LIST_ENTRY;
+            end
+        end
+        S_LIST_CHAIN: begin
+            if (host_read_done) begin
+                if (host_read_error) begin
+                    status_code <= SC_DATA_TRANSFER_ERROR;
+                    state <= S_FINISH;
+                end else begin
+                    list_pointer <= host_read_data[63:0];
+                    state <= S_PAGE;
+                end
+            end
+        end
+        S_LIST_ENTRY: begin
+            if (host_read_done) begin
+                pages_left <= pages_left - 32'd1;
+                list_pointer <= list_pointer + 64'd8;
+                host_address <= host_read_data[63:0];
+                if (host_read_error) begin
+                    status_code <= SC_DATA_TRANSFER_ERROR;
+                    state <= S_FINISH;
+                end else if (host_read_data[11:0] != 12'd0) begin
+                    status_code <= SC_PRP_OFFSET_INVALID;
+                    state <= S_FINISH;
+                end else begin
+                    state <= S_CHUNK;
+                end
+            end
+        end
+        S_HOST_READ: begin
+            if (host_read_done) begin
+                if (host_read_error) begin
+                    status_code <= SC_DATA_TRANSFER_ERROR;
+                    state <= S_FINISH;
+                end else begin
+                    chunk <= host_read_data;
+                    ns_write_cmd_addr <= ns_address;
+                    ns_write_cmd_len <= {9'd0, chunk_bytes};
+                    ns_write_cmd_valid <= 1'b1;
+                    state <= S_NS_WRITE;
+                end
+            end
+        end
+        S_NS_WRITE: begin
+            if (ns_write_tready) begin
+                beat <= beat + 1'b1;
+                if (ns_write_tlast) begin
+                    state <= S_NS_WRITE_STATUS;
+                end
+            end
+        end
+        S_NS_WRITE_STATUS: begin
+            if (ns_write_status_valid) begin
+                if (ns_write_status_error) begin
+                    status_code <= SC_INTERNAL_ERROR;
+                    state <= S_FINISH;
+                end else begin
+                    advance();
+                end
+            end
+        end
+        S_NS_READ: begin
+            if (ns_read_tvalid) begin
+                chunk[beat * DATA_WIDTH +: DATA_WIDTH] <= ns_read_tdata;
+                beat <= beat + 1'b1;
+                if (ns_read_tlast) begin
+                    host_write_address <= host_address;
+                    host_write_dwords <= chunk_bytes[6:2];
+                    state <= S_HOST_WRITE;
+                end
+            end
+        end
+        S_HOST_WRITE: begin
+            if (!host_write_valid) begin
+                host_write_data <= chunk;
+                host_write_valid <= 1'b1;
+            end else if (host_write_ready) begin
+                advance();
+            end
+        end
+        default: begin  // S_FINISH
+            done <= 1'b1;
+            state <= S_IDLE;
+        end
+    endcase
+
+    if (rst) begin
+        state <= S_IDLE;
+        done <= 1'b0;
+        host_read_valid <= 1'b0;
+        host_write_valid <= 1'b0;
+        ns_read_cmd_valid <= 1'b0;
+        ns_write_cmd_valid <= 1'b0;
+    end
+end
+
+// The piece is done: move every position on by its size
+task advance;
+    begin
+        bytes_left <= bytes_left - {25'd0, chunk_bytes};
+        page_left <= page_left - {6'd0, chunk_bytes};
+        host_address <= host_address + {57'd0, chunk_bytes};
+        ns_address <= ns_address + {57'd0, chunk_bytes};
+        state <= S_CHUNK;
+    end
+endtask
+
+endmodule
+
+`resetall
