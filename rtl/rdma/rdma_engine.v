@@ -17,8 +17,12 @@ module rdma_engine #(
     parameter QP_COUNT = 256,
     // Registered memory regions (a power of two)
     parameter MR_COUNT = 16,
-    // Receive buffer for payloads in bytes (a power of two, at least one 4 KiB packet)
-    parameter RX_BUFFER_BYTES = 16384,
+    // Receive buffer for payloads in bytes (a power of two, at least one 4 KiB packet): bursts a
+    // peer sends faster than the responder executes them wait here (beyond it they are dropped,
+    // counted, and recovered by the peer's go-back-N)
+    parameter RX_BUFFER_BYTES = 65536,
+    // Packets the receive buffer holds headers for (a power of two)
+    parameter RX_BUFFER_PACKETS = 128,
     // The IBA timeout unit, 4.096 us, in clock cycles (1024 at 250 MHz)
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     // The RNR timer unit, 10 us, in clock cycles (2500 at 250 MHz)
@@ -233,7 +237,8 @@ wire        event_frame_good, drop_mac_error, drop_truncated, drop_not_roce, dro
 
 roce_rx_parser #(
     .DATA_WIDTH(DATA_WIDTH),
-    .PAYLOAD_FIFO_DEPTH(RX_BUFFER_BYTES * 8 / DATA_WIDTH)
+    .PAYLOAD_FIFO_DEPTH(RX_BUFFER_BYTES * 8 / DATA_WIDTH),
+    .HEADER_FIFO_DEPTH(RX_BUFFER_PACKETS)
 ) parser_inst (
     .clk(clk), .rst(rst),
     .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep), .s_axis_tvalid(s_axis_rx_tvalid),
@@ -399,6 +404,18 @@ axi_read_arbiter #(
 
 // ---- Responder ----
 
+// READ response payloads the responder asked for whose frames have not yet left the reader: a
+// WRITE behind a READ waits for them (the READ must read memory before the WRITE changes it)
+reg [3:0] read_payloads_pending;
+always @(posedge clk) begin
+    read_payloads_pending <= read_payloads_pending
+                           + {3'd0, dma_read_cmd_valid[0] && dma_read_cmd_ready[0]}
+                           - {3'd0, dma_read_tvalid[0] && dma_read_tready[0] && dma_read_tlast[0]};
+    if (rst) begin
+        read_payloads_pending <= 4'd0;
+    end
+end
+
 wire        event_ack_sent, event_nak_sent, event_duplicate, event_sequence_drop, event_unknown_qp,
             event_access_error, event_invalid_request, event_rnr_nak_sent;
 wire        receive_cqe_valid, receive_cqe_ready, receive_cqe_immediate_valid;
@@ -444,6 +461,7 @@ roce_responder #(
     .write_status_valid(dma_write_status_valid[0]), .write_status_error(dma_write_status_error[0]),
     .m_read_cmd_addr(dma_read_cmd_addr[0*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[0*16 +: 16]),
     .m_read_cmd_valid(dma_read_cmd_valid[0]), .m_read_cmd_ready(dma_read_cmd_ready[0]),
+    .read_data_pending(read_payloads_pending != 0),
     .m_recv_cmd_addr(dma_read_cmd_addr[3*64 +: 64]), .m_recv_cmd_len(dma_read_cmd_len[3*16 +: 16]),
     .m_recv_cmd_valid(dma_read_cmd_valid[3]), .m_recv_cmd_ready(dma_read_cmd_ready[3]),
     .s_recv_tdata(dma_read_tdata[3*DATA_WIDTH +: DATA_WIDTH]), .s_recv_tvalid(dma_read_tvalid[3]),
@@ -725,7 +743,9 @@ event_counters #(
     .values(counter_values)
 );
 
-roce_ack_latency ack_latency_inst (
+roce_ack_latency #(
+    .REQUEST_DEPTH(RX_BUFFER_PACKETS)
+) ack_latency_inst (
     .clk(clk), .rst(rst),
     .request_received(event_frame_good),
     .request_taken(rx_hdr_valid && rx_hdr_ready),

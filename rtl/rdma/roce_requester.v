@@ -401,8 +401,10 @@ wire [15:0] accepted_producer_index = doorbell_acceptable ? doorbell_read : prod
 wire [23:0] head_packets = packets_of(head_length, qp_pmtu_code);
 wire [23:0] head_end_psn = head_first_psn + head_packets;
 wire        outstanding = unacked_psn != sent_end_psn;
-// Taken in 24 bits, so that it holds across the PSN wrap
+// Taken in 24 bits, so that it holds across the PSN wrap. After going back N inside a message the
+// next PSN is behind the oldest unacknowledged one: that resend is always allowed.
 wire [23:0] unacked_psns = next_psn - unacked_psn;
+wire        window_open = psn_before(next_psn, unacked_psn) || unacked_psns < MAX_UNACKED_PSNS;
 
 // The fetched WQE
 reg [WQE_BYTES*8-1:0] wqe;
@@ -610,7 +612,7 @@ always @(posedge clk) begin
                         write_back <= 1'b0;
                     end else if (qp_error) begin
                         state <= S_ERROR_FLUSH;
-                    end else if (next_wqe != accepted_producer_index && unacked_psns < MAX_UNACKED_PSNS && !rnr_waiting) begin
+                    end else if (next_wqe != accepted_producer_index && window_open && !rnr_waiting) begin
                         fetch(next_wqe, FETCH_SEND);
                     end
                 end

@@ -97,6 +97,8 @@ module roce_responder #(
     output reg  [15:0]                   m_read_cmd_len,
     output reg                           m_read_cmd_valid,
     input  wire                          m_read_cmd_ready,
+    // READ response payloads asked of the DMA reader and not yet out of it
+    input  wire                          read_data_pending,
 
     // Receive WQE fetch through a DMA reader
     output reg  [63:0]                   m_recv_cmd_addr,
@@ -429,7 +431,10 @@ always @(posedge clk) begin
         S_DECIDE: begin
             after_respond <= S_WRITEBACK;
             drain_after_respond <= has_payload;
-            if (!qp_valid || qp_error
+            if (read_data_pending && request_opcode < OP_READ_REQUEST) begin
+                // A WRITE or SEND waits until every READ before it has its data out of memory:
+                // IBA executes a QP's requests in order, and the READ must not see this write
+            end else if (!qp_valid || qp_error
                     || request_qpn[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}}) begin
                 // Unknown QP, or a QP in the error state: dropped, nothing answered
                 event_unknown_qp <= 1'b1;
