@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from dpuv.models.nvme_admin import Completion
+from dpuv.sim.regmap import nvme_counters
 
 CAP, VS, INTMS, INTMC, CC, CSTS, AQA, ASQ, ACQ = 0x00, 0x08, 0x0C, 0x10, 0x14, 0x1C, 0x24, 0x28, 0x30
 DOORBELLS = 0x1000
+# dpuv's own window in BAR0 (past the NVMe registers and the MSI-X table): the counters block
+COUNTERS = 0x4000
 
 # CC fields
 CC_EN = 1 << 0
@@ -104,6 +107,16 @@ class NvmeHost:
         cc = await self.bar.read_dword(CC)
         await self.bar.write_dword(CC, cc & ~(3 << 14) | CC_SHN_NORMAL)
         return await self.wait_status(3 << 2, SHST_COMPLETE << 2)
+
+    async def clear_counters(self) -> None:
+        block = nvme_counters.BLOCK
+        await self.bar.write_dword(COUNTERS + block["CTRL"].offset, block["CTRL"].field("clear").insert(0, 1))
+
+    async def read_counters(self) -> dict[str, int]:
+        """Every register of the counters block, by lower-case name (read while the controller is quiet)."""
+        return {register.name.lower(): await self.bar.read_dword(COUNTERS + register.offset)
+                for register in nvme_counters.BLOCK.registers
+                if any("r" in field.software_access for field in register.fields)}
 
     def doorbell(self, queue: int, completion_head: bool) -> int:
         """BAR offset of a queue's SQ tail (or CQ head) doorbell."""

@@ -51,6 +51,8 @@ REGISTER_MAPS = (
     RegisterMap("rtl/common/regs/traffic_block.rdl", "traffic_block", "rtl/common/generated", 13),
     RegisterMap("rtl/allreduce/regs/allreduce_rank.rdl", "allreduce_rank", "rtl/allreduce/generated"),
     RegisterMap("rtl/rdma/regs/rdma_engine.rdl", "rdma_engine", "rtl/rdma/generated"),
+    # 8 KiB: nvme_controller's BAR0 decoder gives whole 8 KiB windows
+    RegisterMap("rtl/storage/regs/nvme_counters.rdl", "nvme_counters", "rtl/storage/generated", 13),
 )
 
 

@@ -8,7 +8,7 @@
 // including the user clock and reset, so a simulator never has to honour values written onto
 // outputs. RQ/CC tready are one bit (the IP's [3:0] carry one value).
 // BAR0 (NVMe registers and doorbells at 0x0000, the MSI-X table at 0x2000 and its pending bits at
-// 0x3000) through the completer path; the queue engine fetches entries and posts completions
+// 0x3000, the counters at 0x4000) through the completer path; the queue engine fetches entries and posts completions
 // through the requester path; NVM commands move data between host pages and the namespace's AXI4
 // backend; each CQ raises its MSI-X vector.
 module nvme_controller #(
@@ -108,8 +108,9 @@ localparam RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62;
 localparam RC_USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75;
 localparam CQ_USER_WIDTH = DATA_WIDTH == 512 ? 183 : 88;
 localparam CC_USER_WIDTH = DATA_WIDTH == 512 ? 81 : 33;
-// BAR0: 16 KiB in two 8 KiB windows, NVMe registers then MSI-X
-localparam ADDR_WIDTH = 14;
+// BAR0: 32 KiB in 8 KiB windows: NVMe registers, MSI-X, counters (the fourth answers an error)
+localparam ADDR_WIDTH = 15;
+localparam WINDOWS = 3;
 localparam WINDOW_ADDR_WIDTH = 13;
 localparam VECTORS = 32;
 
@@ -150,15 +151,15 @@ pcie_us_cq_axil #(
     .event_unsupported()
 );
 
-wire [2*WINDOW_ADDR_WIDTH-1:0] window_awaddr, window_araddr;
-wire [63:0] window_wdata, window_rdata;
-wire [7:0]  window_wstrb;
-wire [3:0]  window_bresp, window_rresp;
-wire [1:0]  window_awvalid, window_awready, window_wvalid, window_wready, window_bvalid, window_bready,
+wire [WINDOWS*WINDOW_ADDR_WIDTH-1:0] window_awaddr, window_araddr;
+wire [WINDOWS*32-1:0] window_wdata, window_rdata;
+wire [WINDOWS*4-1:0]  window_wstrb;
+wire [WINDOWS*2-1:0]  window_bresp, window_rresp;
+wire [WINDOWS-1:0]    window_awvalid, window_awready, window_wvalid, window_wready, window_bvalid, window_bready,
             window_arvalid, window_arready, window_rvalid, window_rready;
 
 axil_decoder #(
-    .M_COUNT(2),
+    .M_COUNT(WINDOWS),
     .ADDR_WIDTH(ADDR_WIDTH),
     .WINDOW_ADDR_WIDTH(WINDOW_ADDR_WIDTH)
 ) bar_decoder_inst (
@@ -225,6 +226,8 @@ wire [511:0] write_data, read_data;
 
 wire         bulk_valid, bulk_ready, bulk_done;
 wire         io_start, io_done, io_active;
+wire         data_event, data_to_host, data_last_event;
+wire [12:0]  data_bytes;
 wire [7:0]   io_opcode, io_status_code;
 wire [31:0]  io_nsid;
 wire [63:0]  io_slba, io_prp1, io_prp2;
@@ -295,7 +298,8 @@ nvme_io_command #(
     .ns_write_cmd_valid(ns_write_cmd_valid), .ns_write_cmd_ready(ns_write_cmd_ready),
     .ns_write_tdata(ns_write_tdata), .ns_write_tkeep(ns_write_tkeep), .ns_write_tvalid(ns_write_tvalid),
     .ns_write_tready(ns_write_tready), .ns_write_tlast(ns_write_tlast),
-    .ns_write_status_valid(ns_write_status_valid), .ns_write_status_error(ns_write_status_error)
+    .ns_write_status_valid(ns_write_status_valid), .ns_write_status_error(ns_write_status_error),
+    .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event)
 );
 
 axi_dma_read #(
@@ -331,6 +335,14 @@ axi_dma_write #(
 );
 wire [63:0]  bulk_address;
 wire [10:0]  bulk_dwords, bulk_source_index;
+// Counter events
+localparam QUEUE_INDEX_WIDTH = $clog2(QUEUES);
+localparam QUEUE_SLOTS = 1 << QUEUE_INDEX_WIDTH;
+wire         event_command, event_command_admin, event_command_unreadable, event_completion, event_sq_doorbell,
+             event_fetch;
+wire [2:0]   completion_status_type;
+wire [7:0]   completion_status_code;
+wire [QUEUE_INDEX_WIDTH-1:0] sq_doorbell_queue, fetch_queue;
 wire [DATA_WIDTH-1:0] bulk_source_data;
 
 nvme_queue_engine #(
@@ -353,7 +365,35 @@ nvme_queue_engine #(
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),
     .io_prp1(io_prp1), .io_prp2(io_prp2), .io_done(io_done), .io_status_code(io_status_code), .io_active(io_active),
-    .event_command(), .event_error_status()
+    .event_command(event_command), .event_command_admin(event_command_admin),
+    .event_command_unreadable(event_command_unreadable), .event_completion(event_completion),
+    .completion_status_type(completion_status_type), .completion_status_code(completion_status_code),
+    .event_sq_doorbell(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue), .event_fetch(event_fetch),
+    .fetch_queue(fetch_queue)
+);
+
+// ---- Counters: BAR0 0x4000 ----
+
+nvme_counters #(
+    .QUEUE_SLOTS(QUEUE_SLOTS),
+    .ADDR_WIDTH(WINDOW_ADDR_WIDTH)
+) counters_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(window_awaddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awvalid(window_awvalid[2]),
+    .s_axil_awready(window_awready[2]), .s_axil_wdata(window_wdata[64 +: 32]), .s_axil_wstrb(window_wstrb[8 +: 4]),
+    .s_axil_wvalid(window_wvalid[2]), .s_axil_wready(window_wready[2]), .s_axil_bresp(window_bresp[4 +: 2]),
+    .s_axil_bvalid(window_bvalid[2]), .s_axil_bready(window_bready[2]),
+    .s_axil_araddr(window_araddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_arvalid(window_arvalid[2]),
+    .s_axil_arready(window_arready[2]), .s_axil_rdata(window_rdata[64 +: 32]), .s_axil_rresp(window_rresp[4 +: 2]),
+    .s_axil_rvalid(window_rvalid[2]), .s_axil_rready(window_rready[2]),
+    .command_event(event_command), .command_admin(event_command_admin),
+    .command_unreadable(event_command_unreadable), .command_opcode(io_opcode),
+    .completion_event(event_completion), .completion_status_type(completion_status_type),
+    .completion_status_code(completion_status_code),
+    .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event),
+    .sq_doorbell_event(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue),
+    .fetch_event(event_fetch), .fetch_queue(fetch_queue),
+    .interrupt_request_event(interrupt_request), .interrupt_sent_event(cfg_interrupt_msix_int)
 );
 
 pcie_us_requester #(

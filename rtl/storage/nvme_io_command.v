@@ -70,7 +70,14 @@ module nvme_io_command #(
     input  wire                     ns_write_tready,
     output wire                     ns_write_tlast,
     input  wire                     ns_write_status_valid,
-    input  wire                     ns_write_status_error
+    input  wire                     ns_write_status_error,
+
+    // For the counters: a piece of data finished (host data only: Read to the host, Write to the
+    // namespace), and the command's last piece of any kind
+    output reg                      data_event,
+    output wire                     data_to_host,
+    output reg  [12:0]              data_bytes,
+    output reg                      data_last_event
 );
 
 localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
@@ -122,8 +129,12 @@ generate
     end
 endgenerate
 
+assign data_to_host = command == OP_READ;
+
 always @(posedge clk) begin
     done <= 1'b0;
+    data_event <= 1'b0;
+    data_last_event <= 1'b0;
     if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
     if (host_write_valid && host_write_ready) host_write_valid <= 1'b0;
     if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
@@ -310,6 +321,8 @@ always @(posedge clk) begin
     if (rst) begin
         state <= S_IDLE;
         done <= 1'b0;
+        data_event <= 1'b0;
+        data_last_event <= 1'b0;
         host_read_valid <= 1'b0;
         host_write_valid <= 1'b0;
         ns_read_cmd_valid <= 1'b0;
@@ -320,6 +333,9 @@ end
 // The piece is done: move every position on by its size
 task advance;
     begin
+        data_event <= command != OP_WRITE_ZEROES;
+        data_bytes <= {6'd0, chunk_bytes};
+        data_last_event <= bytes_left == {25'd0, chunk_bytes};
         bytes_left <= bytes_left - {25'd0, chunk_bytes};
         page_left <= page_left - {6'd0, chunk_bytes};
         host_address <= host_address + {57'd0, chunk_bytes};

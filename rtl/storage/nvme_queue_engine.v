@@ -92,9 +92,19 @@ module nvme_queue_engine #(
     input  wire [7:0]   io_status_code,
     output wire         io_active,      // nvme_io_command has the requester
 
-    // One cycle per event, for the counters
+    // For the counters: an entry's command starts (admin, or unreadable: its fetch failed); a
+    // completion entry is handed to the requester with its status; a valid SQ tail doorbell; an
+    // entry fetch request, of fetch_queue's SQ
     output reg          event_command,
-    output reg          event_error_status
+    output wire         event_command_admin,
+    output wire         event_command_unreadable,
+    output wire         event_completion,
+    output wire [2:0]   completion_status_type,
+    output wire [7:0]   completion_status_code,
+    output wire         event_sq_doorbell,
+    output wire [$clog2(QUEUES)-1:0] sq_doorbell_queue,
+    output wire         event_fetch,
+    output wire [$clog2(QUEUES)-1:0] fetch_queue
 );
 
 localparam [7:0] OP_DELETE_SQ = 8'h00, OP_CREATE_SQ = 8'h01, OP_DELETE_CQ = 8'h04, OP_CREATE_CQ = 8'h05,
@@ -302,6 +312,20 @@ wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] 
 reg                         created_sq, created_cq;
 reg [QUEUE_INDEX_WIDTH-1:0] created_index;
 
+// A doorbell that moves an SQ's tail (it exists and the value fits), for the counters
+assign event_sq_doorbell = doorbell_valid && !doorbell_is_cq_head
+                        && (doorbell_queue == 7'd0 ? doorbell_value <= {4'd0, sq_size}
+                                                   : doorbell_io_exists && doorbell_value <= doorbell_io_size);
+assign sq_doorbell_queue = doorbell_index;
+assign event_fetch = read_valid && read_ready;
+assign fetch_queue = current_queue;
+assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
+assign event_command_unreadable = read_error;
+// The engine writes nothing but completion entries
+assign event_completion = write_valid && write_ready;
+assign completion_status_type = status_type;
+assign completion_status_code = status_code;
+
 // Doorbells: check the queue exists and the value fits its size
 always @(posedge clk) begin
     if (created_sq) begin
@@ -356,7 +380,6 @@ always @(posedge clk) begin
     if (write_done) begin
         completion_in_flight <= 1'b0;
     end
-    event_error_status <= 1'b0;
     if (read_valid && read_ready) begin
         read_valid <= 1'b0;
     end
@@ -593,7 +616,6 @@ always @(posedge clk) begin
                 completion_interrupts <= io_cq_interrupts[current_cq];
             end
             write_valid <= 1'b1;
-            event_error_status <= status_code != SC_SUCCESS;
             state <= S_WRITE;
         end
         default: begin  // S_WRITE

@@ -4,3 +4,5 @@ nvme_registers.v
 nvme_io_command.v
 nvme_queue_engine.v
 nvme_controller.v
+generated/nvme_counters_csr.sv
+nvme_counters.v

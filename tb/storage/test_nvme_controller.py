@@ -23,7 +23,7 @@ from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOS
                                   AdminQueue, Capabilities, ControllerError, NvmeHost, QueuePair)
 from dpuv.sim.testbench import build_parameters, test_rng
 
-BAR0_BYTES = 16 * 1024
+BAR0_BYTES = 32 * 1024
 MSIX_TABLE, MSIX_PBA, MSIX_VECTORS = 0x2000, 0x3000, 32
 READY_DELAY = 16  # the bench's build parameter: cycles from CC to CSTS
 # Bus timing of every BAR access, so a controller that never answers fails the test in time
@@ -539,6 +539,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
             [done] = await tb.reap(admin, 1)
             assert done.status_code == 0, done
         pairs.append(pair)
+    await tb.host.clear_counters()
     block = 1 << tb.lba_shift
     cursor = [0]
     commands = []
@@ -618,3 +619,45 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     checked = sum(len(data) for _, data in read_back)
     dut._log.info("%d commands, %d read bytes and %d namespace bytes checked", len(order), checked,
                   tb.namespace_blocks * block)
+    check_counters(await tb.host.read_counters(), block, [
+        (entry, expected[(qid, int.from_bytes(entry[2:4], "little"))]) for qid in (1, 2) for entry in submitted[qid]])
+
+
+# Counter of the counters block each generic status counts in
+STATUS_COUNTERS = {
+    nvme_nvm.SC_INVALID_OPCODE: "errors_invalid_opcode", nvme_nvm.SC_INVALID_FIELD: "errors_invalid_field",
+    nvme_nvm.SC_DATA_TRANSFER_ERROR: "errors_data_transfer", nvme_nvm.SC_INVALID_NAMESPACE: "errors_invalid_namespace",
+    nvme_nvm.SC_PRP_OFFSET_INVALID: "errors_prp_offset", nvme_nvm.SC_LBA_OUT_OF_RANGE: "errors_lba_range",
+}
+OPCODE_COUNTERS = {nvme_nvm.OP_READ: "commands_read", nvme_nvm.OP_WRITE: "commands_write",
+                   nvme_nvm.OP_FLUSH: "commands_flush", nvme_nvm.OP_WRITE_ZEROES: "commands_write_zeroes"}
+
+
+def check_counters(counters: dict[str, int], block: int, executed: list[tuple[bytes, int]]) -> None:
+    """The counters after I/O commands only (cleared before them), against (entry, expected status)
+    of each: commands by opcode, completions by status, the bytes successful Reads and Writes
+    moved, one command latency per completion and one post latency per command that moved data;
+    each latency's min <= mean <= max."""
+    expected = dict.fromkeys((*OPCODE_COUNTERS.values(), "commands_other", "commands_admin", "completions", "errors",
+                              *STATUS_COUNTERS.values(), "read_bytes", "write_bytes"), 0)
+    data_commands = 0
+    for entry, status in executed:
+        opcode = entry[0]
+        blocks = int.from_bytes(entry[48:50], "little") + 1
+        expected[OPCODE_COUNTERS.get(opcode, "commands_other")] += 1
+        expected["completions"] += 1
+        if status:
+            expected["errors"] += 1
+            expected[STATUS_COUNTERS[status]] += 1
+        elif opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE, nvme_nvm.OP_WRITE_ZEROES):
+            data_commands += 1
+            if opcode != nvme_nvm.OP_WRITE_ZEROES:
+                expected["read_bytes" if opcode == nvme_nvm.OP_READ else "write_bytes"] += blocks * block
+    assert {name: counters[name] for name in expected} == expected, (counters, expected)
+    assert counters["command_latency_count"] == len(executed), counters
+    assert counters["post_latency_count"] == data_commands, counters
+    assert counters["fetch_latency_count"] >= 1 and counters["interrupt_latency_count"] >= 1, counters
+    for latency in ("fetch", "post", "interrupt", "command"):
+        low, high, total, count = (counters[f"{latency}_latency_{part}"] for part in ("min", "max", "sum", "count"))
+        assert low * count <= total <= high * count and low <= high, (latency, counters)
+    assert 0 < counters["active_cycles"] <= counters["cycles"], counters

@@ -1,0 +1,255 @@
+// NVMe controller counters: commands by opcode, errors by status, bytes moved and four latencies, behind their CSRs
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Every input is a one-cycle event from the queue engine, the NVM command or the MSI-X sender;
+// this module only watches. Latencies are measured from a cycle stamp taken at the start event:
+// - fetch: an SQ tail doorbell to that SQ's next entry fetch request. Each SQ keeps the stamp of
+//   its first doorbell since its last fetch (later doorbells before the fetch do not restart it).
+// - post: an NVM command's last data beat to its completion entry handed to the requester.
+// - interrupt: a completion's interrupt request (its entry is at the IP) to the MSI-X message.
+// - command: an entry's fetch request to its completion entry handed to the requester.
+// The engine runs one command at a time, so one stamp each suffices for the last three; a start
+// with no stop (an Asynchronous Event Request held open) is overwritten by the next start.
+module nvme_counters #(
+    // Queue slots the doorbell and fetch events can name (a power of two)
+    parameter QUEUE_SLOTS = 32,
+    parameter ADDR_WIDTH = 13
+) (
+    input  wire                           clk,
+    input  wire                           rst,
+
+    input  wire [ADDR_WIDTH-1:0]          s_axil_awaddr,
+    input  wire                           s_axil_awvalid,
+    output wire                           s_axil_awready,
+    input  wire [31:0]                    s_axil_wdata,
+    input  wire [3:0]                     s_axil_wstrb,
+    input  wire                           s_axil_wvalid,
+    output wire                           s_axil_wready,
+    output wire [1:0]                     s_axil_bresp,
+    output wire                           s_axil_bvalid,
+    input  wire                           s_axil_bready,
+    input  wire [ADDR_WIDTH-1:0]          s_axil_araddr,
+    input  wire                           s_axil_arvalid,
+    output wire                           s_axil_arready,
+    output wire [31:0]                    s_axil_rdata,
+    output wire [1:0]                     s_axil_rresp,
+    output wire                           s_axil_rvalid,
+    input  wire                           s_axil_rready,
+
+    // An entry was fetched and its command starts: the admin queue's, or an I/O one by opcode
+    input  wire                           command_event,
+    input  wire                           command_admin,
+    input  wire                           command_unreadable,
+    input  wire [7:0]                     command_opcode,
+    // A completion entry was handed to the requester, with its status
+    input  wire                           completion_event,
+    input  wire [2:0]                     completion_status_type,
+    input  wire [7:0]                     completion_status_code,
+    // A piece of NVM command data was handed on, to the host (Read) or to the namespace (Write)
+    input  wire                           data_event,
+    input  wire                           data_to_host,
+    input  wire [12:0]                    data_bytes,
+    input  wire                           data_last_event,
+    input  wire                           sq_doorbell_event,
+    input  wire [$clog2(QUEUE_SLOTS)-1:0] sq_doorbell_queue,
+    input  wire                           fetch_event,
+    input  wire [$clog2(QUEUE_SLOTS)-1:0] fetch_queue,
+    input  wire                           interrupt_request_event,
+    input  wire                           interrupt_sent_event
+);
+
+localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
+
+wire clear;
+reg  [31:0] cycles, active_cycles, first_fetch_cycle;
+reg         first_fetch_seen;
+
+always @(posedge clk) begin
+    cycles <= cycles + 32'd1;
+    if (fetch_event && !first_fetch_seen) begin
+        first_fetch_seen <= 1'b1;
+        first_fetch_cycle <= cycles;
+    end
+    if (completion_event && first_fetch_seen) begin
+        active_cycles <= cycles - first_fetch_cycle + 32'd1;
+    end
+    if (rst || clear) begin
+        cycles <= 32'd0;
+        active_cycles <= 32'd0;
+        first_fetch_seen <= 1'b0;
+    end
+end
+
+// ---- Events by cause: commands by opcode, completions by status, bytes by direction ----
+
+localparam EVENTS = 19;
+localparam [4:0] E_ADMIN = 5'd0, E_READ = 5'd1, E_WRITE = 5'd2, E_FLUSH = 5'd3, E_WRITE_ZEROES = 5'd4,
+                 E_OTHER = 5'd5, E_COMPLETIONS = 5'd6, E_ERRORS = 5'd7, E_INVALID_OPCODE = 5'd8,
+                 E_INVALID_FIELD = 5'd9, E_DATA_TRANSFER = 5'd10, E_INTERNAL = 5'd11, E_INVALID_NAMESPACE = 5'd12,
+                 E_PRP_OFFSET = 5'd13, E_LBA_RANGE = 5'd14, E_COMMAND_SPECIFIC = 5'd15, E_STATUS_OTHER = 5'd16,
+                 E_READ_BYTES = 5'd17, E_WRITE_BYTES = 5'd18;
+
+// The one counter a command counts in
+reg [4:0] command_kind;
+always @* begin
+    if (command_unreadable) command_kind = E_OTHER;
+    else if (command_admin) command_kind = E_ADMIN;
+    else case (command_opcode)
+        OP_READ: command_kind = E_READ;
+        OP_WRITE: command_kind = E_WRITE;
+        OP_FLUSH: command_kind = E_FLUSH;
+        OP_WRITE_ZEROES: command_kind = E_WRITE_ZEROES;
+        default: command_kind = E_OTHER;
+    endcase
+end
+
+// The error counter a completion's status counts in (E_COMPLETIONS: none, it succeeded)
+reg [4:0] status_kind;
+always @* begin
+    if (completion_status_type == 3'd1) status_kind = E_COMMAND_SPECIFIC;
+    else if (completion_status_type != 3'd0) status_kind = E_STATUS_OTHER;
+    else case (completion_status_code)
+        8'h00: status_kind = E_COMPLETIONS;
+        8'h01: status_kind = E_INVALID_OPCODE;
+        8'h02: status_kind = E_INVALID_FIELD;
+        8'h04: status_kind = E_DATA_TRANSFER;
+        8'h06: status_kind = E_INTERNAL;
+        8'h0B: status_kind = E_INVALID_NAMESPACE;
+        8'h13: status_kind = E_PRP_OFFSET;
+        8'h80: status_kind = E_LBA_RANGE;
+        default: status_kind = E_STATUS_OTHER;
+    endcase
+end
+
+reg  [EVENTS*13-1:0] increments;
+wire [EVENTS*32-1:0] counts;
+integer kind;
+always @* begin
+    for (kind = 0; kind < EVENTS; kind = kind + 1) begin
+        increments[13*kind +: 13] = 13'd0;
+        if (command_event && command_kind == kind[4:0]) increments[13*kind +: 13] = 13'd1;
+        if (completion_event && (kind[4:0] == E_COMPLETIONS
+                                 || (status_kind != E_COMPLETIONS
+                                     && (kind[4:0] == E_ERRORS || kind[4:0] == status_kind)))) begin
+            increments[13*kind +: 13] = 13'd1;
+        end
+    end
+    if (data_event) begin
+        increments[13*(data_to_host ? E_READ_BYTES : E_WRITE_BYTES) +: 13] = data_bytes;
+    end
+end
+
+event_counters #(
+    .COUNT(EVENTS), .WIDTH(32), .INCREMENT_WIDTH(13)
+) event_counters_inst (
+    .clk(clk), .rst(rst), .clear(clear), .increments(increments), .values(counts)
+);
+
+// ---- Latencies ----
+
+reg  [31:0]            doorbell_stamp [0:QUEUE_SLOTS-1];
+reg  [QUEUE_SLOTS-1:0] doorbell_waiting;
+reg  [31:0]            data_last_stamp, interrupt_stamp, fetch_stamp;
+reg                    data_last_armed, interrupt_armed, fetch_armed;
+
+always @(posedge clk) begin
+    if (sq_doorbell_event && !doorbell_waiting[sq_doorbell_queue]) begin
+        doorbell_waiting[sq_doorbell_queue] <= 1'b1;
+        doorbell_stamp[sq_doorbell_queue] <= cycles;
+    end
+    if (fetch_event) begin
+        doorbell_waiting[fetch_queue] <= 1'b0;
+        fetch_stamp <= cycles;
+        fetch_armed <= 1'b1;
+    end
+    if (data_last_event) begin
+        data_last_stamp <= cycles;
+        data_last_armed <= 1'b1;
+    end
+    if (completion_event) begin
+        data_last_armed <= 1'b0;
+        fetch_armed <= 1'b0;
+    end
+    if (interrupt_request_event && !interrupt_armed) begin
+        interrupt_stamp <= cycles;
+        interrupt_armed <= 1'b1;
+    end else if (interrupt_sent_event) begin
+        interrupt_armed <= 1'b0;
+    end
+    if (rst || clear) begin
+        doorbell_waiting <= {QUEUE_SLOTS{1'b0}};
+        data_last_armed <= 1'b0;
+        interrupt_armed <= 1'b0;
+        fetch_armed <= 1'b0;
+    end
+end
+
+wire [31:0] fetch_min, fetch_max, fetch_sum, fetch_count, post_min, post_max, post_sum, post_count,
+            interrupt_min, interrupt_max, interrupt_sum, interrupt_count,
+            command_min, command_max, command_sum, command_count;
+
+latency_stats fetch_latency_inst (
+    .clk(clk), .rst(rst || clear),
+    .sample_valid(fetch_event && doorbell_waiting[fetch_queue]), .sample(cycles - doorbell_stamp[fetch_queue]),
+    .latency_min(fetch_min), .latency_max(fetch_max), .latency_sum(fetch_sum), .latency_count(fetch_count)
+);
+latency_stats post_latency_inst (
+    .clk(clk), .rst(rst || clear),
+    .sample_valid(completion_event && data_last_armed), .sample(cycles - data_last_stamp),
+    .latency_min(post_min), .latency_max(post_max), .latency_sum(post_sum), .latency_count(post_count)
+);
+latency_stats interrupt_latency_inst (
+    .clk(clk), .rst(rst || clear),
+    .sample_valid(interrupt_sent_event && interrupt_armed), .sample(cycles - interrupt_stamp),
+    .latency_min(interrupt_min), .latency_max(interrupt_max), .latency_sum(interrupt_sum), .latency_count(interrupt_count)
+);
+latency_stats command_latency_inst (
+    .clk(clk), .rst(rst || clear),
+    .sample_valid(completion_event && fetch_armed), .sample(cycles - fetch_stamp),
+    .latency_min(command_min), .latency_max(command_max), .latency_sum(command_sum), .latency_count(command_count)
+);
+
+nvme_counters_csr csr_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awready(s_axil_awready), .s_axil_awvalid(s_axil_awvalid), .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awprot(3'b000), .s_axil_wready(s_axil_wready), .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_bready(s_axil_bready),
+    .s_axil_bvalid(s_axil_bvalid), .s_axil_bresp(s_axil_bresp), .s_axil_arready(s_axil_arready),
+    .s_axil_arvalid(s_axil_arvalid), .s_axil_araddr(s_axil_araddr), .s_axil_arprot(3'b000),
+    .s_axil_rready(s_axil_rready), .s_axil_rvalid(s_axil_rvalid), .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .hwif_in_block_next_address(32'd0), .hwif_out_ctrl_clear(clear),
+    .hwif_in_cycles_value(cycles), .hwif_in_active_cycles_value(active_cycles),
+    .hwif_in_commands_admin_value(counts[32*E_ADMIN +: 32]),
+    .hwif_in_commands_read_value(counts[32*E_READ +: 32]),
+    .hwif_in_commands_write_value(counts[32*E_WRITE +: 32]),
+    .hwif_in_commands_flush_value(counts[32*E_FLUSH +: 32]),
+    .hwif_in_commands_write_zeroes_value(counts[32*E_WRITE_ZEROES +: 32]),
+    .hwif_in_commands_other_value(counts[32*E_OTHER +: 32]),
+    .hwif_in_completions_value(counts[32*E_COMPLETIONS +: 32]), .hwif_in_errors_value(counts[32*E_ERRORS +: 32]),
+    .hwif_in_errors_invalid_opcode_value(counts[32*E_INVALID_OPCODE +: 32]),
+    .hwif_in_errors_invalid_field_value(counts[32*E_INVALID_FIELD +: 32]),
+    .hwif_in_errors_data_transfer_value(counts[32*E_DATA_TRANSFER +: 32]),
+    .hwif_in_errors_internal_value(counts[32*E_INTERNAL +: 32]),
+    .hwif_in_errors_invalid_namespace_value(counts[32*E_INVALID_NAMESPACE +: 32]),
+    .hwif_in_errors_prp_offset_value(counts[32*E_PRP_OFFSET +: 32]),
+    .hwif_in_errors_lba_range_value(counts[32*E_LBA_RANGE +: 32]),
+    .hwif_in_errors_command_specific_value(counts[32*E_COMMAND_SPECIFIC +: 32]),
+    .hwif_in_errors_other_value(counts[32*E_STATUS_OTHER +: 32]),
+    .hwif_in_read_bytes_value(counts[32*E_READ_BYTES +: 32]),
+    .hwif_in_write_bytes_value(counts[32*E_WRITE_BYTES +: 32]),
+    .hwif_in_fetch_latency_min_value(fetch_min), .hwif_in_fetch_latency_max_value(fetch_max),
+    .hwif_in_fetch_latency_sum_value(fetch_sum), .hwif_in_fetch_latency_count_value(fetch_count),
+    .hwif_in_post_latency_min_value(post_min), .hwif_in_post_latency_max_value(post_max),
+    .hwif_in_post_latency_sum_value(post_sum), .hwif_in_post_latency_count_value(post_count),
+    .hwif_in_interrupt_latency_min_value(interrupt_min), .hwif_in_interrupt_latency_max_value(interrupt_max),
+    .hwif_in_interrupt_latency_sum_value(interrupt_sum), .hwif_in_interrupt_latency_count_value(interrupt_count),
+    .hwif_in_command_latency_min_value(command_min), .hwif_in_command_latency_max_value(command_max),
+    .hwif_in_command_latency_sum_value(command_sum), .hwif_in_command_latency_count_value(command_count)
+);
+
+endmodule
+
+`resetall
