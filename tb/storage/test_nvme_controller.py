@@ -82,6 +82,7 @@ class TB:
         function.configure_bar(0, BAR0_BYTES, ext=True)
         self.bar = None
         self.host = None
+        self.expected_sq_heads = {}
         parameters = build_parameters()
         self.lba_shift = parameters.get("LBA_SHIFT", 9)
         self.namespace_blocks = parameters.get("NAMESPACE_BLOCKS", 2048)
@@ -132,6 +133,50 @@ class TB:
         await queue.set_up()
         await self.host.enable()
         return queue
+
+    async def create_io_pairs(self, admin: AdminQueue, count: int, entries: int) -> list[QueuePair]:
+        """Create I/O CQ and SQ 1..count (CQ n on MSI-X vector n), each queue in its own host page."""
+        queue_memory = self.rc.mem_pool.alloc_region(2 * count * 4096)
+        queue_base = queue_memory.get_absolute_address(0)
+        self.regions.append((queue_memory, queue_base))
+        pairs = []
+        for qid in range(1, count + 1):
+            sq_base = queue_base + 0x2000 * (qid - 1)
+            pair = QueuePair(self.host, self.write_memory, self.read_memory, sq_base, sq_base + 0x1000, entries, qid)
+            for entry in (create_queue(nvme_admin.OP_CREATE_CQ, 0x10 + qid, qid, entries, pair.cq_base,
+                                       vector_or_cq=qid),
+                          create_queue(nvme_admin.OP_CREATE_SQ, 0x20 + qid, qid, entries, pair.sq_base,
+                                       vector_or_cq=qid)):
+                await admin.submit(entry)
+                [done] = await self.reap(admin, 1)
+                assert done.status_code == 0, done
+            pairs.append(pair)
+        return pairs
+
+    async def run_commands(self, pairs: list[QueuePair], submitted: dict[int, list[bytes]],
+                           polls: int = 4000) -> dict[int, list]:
+        """Submit each queue's entries in order (as many outstanding as the SQ holds), ringing
+        each tail doorbell once per batch, and reap every completion; per queue, in order."""
+        completions = {pair.qid: [] for pair in pairs}
+        pending = {pair.qid: list(submitted[pair.qid]) for pair in pairs}
+        for _ in range(polls):
+            for pair in pairs:
+                outstanding = len(submitted[pair.qid]) - len(pending[pair.qid]) - len(completions[pair.qid])
+                batch = []
+                while pending[pair.qid] and outstanding + len(batch) < pair.entries - 1:
+                    batch.append(pending[pair.qid].pop(0))
+                for entry in batch:
+                    pair.place(entry)
+                    # The SQ head the entry's completion reports: just past it
+                    self.expected_sq_heads[(pair.qid, int.from_bytes(entry[2:4], "little"))] = pair.tail
+                if batch:
+                    await pair.ring()
+                completions[pair.qid] += await pair.reap()
+            if all(len(completions[pair.qid]) == len(submitted[pair.qid]) for pair in pairs):
+                return completions
+            await ClockCycles(self.dut.user_clk, 32)
+        raise AssertionError({qid: f"{len(completions[qid])} of {len(submitted[qid])} completions"
+                              for qid in completions})
 
     async def reap(self, queue: AdminQueue, count: int, polls: int = 200) -> list:
         taken = []
@@ -529,16 +574,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
     tb.namespace.write(0, contents)
     model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
-    pairs = []
-    for qid in (1, 2):
-        sq_base = tb.memory_base + 0x2000 * qid
-        pair = QueuePair(tb.host, tb.write_memory, tb.read_memory, sq_base, sq_base + 0x1000, 8, qid)
-        for entry in (create_queue(nvme_admin.OP_CREATE_CQ, 0x10 + qid, qid, 8, pair.cq_base, vector_or_cq=qid),
-                      create_queue(nvme_admin.OP_CREATE_SQ, 0x20 + qid, qid, 8, pair.sq_base, vector_or_cq=qid)):
-            await admin.submit(entry)
-            [done] = await tb.reap(admin, 1)
-            assert done.status_code == 0, done
-        pairs.append(pair)
+    pairs = await tb.create_io_pairs(admin, 2, 8)
     await tb.host.clear_counters()
     block = 1 << tb.lba_shift
     cursor = [0]
@@ -583,44 +619,113 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
         cid = int.from_bytes(entry[2:4], "little")
         expected[(pair.qid, cid)] = status
         submitted[pair.qid].append(entry)
-    # Submit everything, at most 7 outstanding per queue, and reap
     for qid in (1, 2):
         tb.device_view.msi_vectors[qid].event.clear()
-    completions = {1: [], 2: []}
-    pending = {qid: list(entries) for qid, entries in submitted.items()}
-    for _ in range(4000):
-        for pair in pairs:
-            outstanding = len(submitted[pair.qid]) - len(pending[pair.qid]) - len(completions[pair.qid])
-            batch = []
-            while pending[pair.qid] and outstanding + len(batch) < 7:
-                batch.append(pending[pair.qid].pop(0))
-            for entry in batch:
-                pair.place(entry)
-            if batch:
-                await pair.ring()
-            completions[pair.qid] += await pair.reap()
-        if all(len(completions[qid]) == len(submitted[qid]) for qid in (1, 2)):
-            break
-        await ClockCycles(dut.user_clk, 32)
-    for pair in pairs:
-        got = completions[pair.qid]
-        assert len(got) == len(submitted[pair.qid]), (pair.qid, len(got), len(submitted[pair.qid]))
-        for position, (completion, entry) in enumerate(zip(got, submitted[pair.qid])):
-            cid = int.from_bytes(entry[2:4], "little")
-            assert (completion.sq_id, completion.cid) == (pair.qid, cid), (completion, cid)
-            assert completion.status_code == expected[(pair.qid, cid)], (pair.qid, hex(cid), completion)
-            assert completion.sq_head == (position + 1) % 8
+    completions = await tb.run_commands(pairs, submitted)
+    check_completions(tb, pairs, submitted, completions, expected)
     for qid in (1, 2):
         assert tb.device_view.msi_vectors[qid].event.is_set(), f"no MSI-X message on CQ {qid}'s vector"
-    # The namespace holds what the model says, and every successful Read put its bytes in its pages
-    assert tb.namespace.read(0, tb.namespace_blocks * block) == bytes(model.namespace), "namespace contents differ"
-    for address, data in read_back:
-        assert tb.read_memory(address, len(data)) == data, f"Read data at {address:#x} differs"
-    checked = sum(len(data) for _, data in read_back)
+    checked = check_data(tb, model, read_back)
     dut._log.info("%d commands, %d read bytes and %d namespace bytes checked", len(order), checked,
                   tb.namespace_blocks * block)
     check_counters(await tb.host.read_counters(), block, [
         (entry, expected[(qid, int.from_bytes(entry[2:4], "little"))]) for qid in (1, 2) for entry in submitted[qid]])
+
+
+def check_completions(tb: TB, pairs: list[QueuePair], submitted: dict[int, list[bytes]],
+                      completions: dict[int, list], expected: dict[tuple[int, int], int]) -> None:
+    """The scoreboard: every completion matched to its command on (SQID, CID), none missing or
+    extra, with the model's status; SQHD is the SQ head just past that entry (the engine takes
+    each SQ's entries in order, one at a time)."""
+    for pair in pairs:
+        got = {(completion.sq_id, completion.cid): completion for completion in completions[pair.qid]}
+        assert len(got) == len(completions[pair.qid]) == len(submitted[pair.qid]), (pair.qid, completions[pair.qid])
+        for entry in submitted[pair.qid]:
+            key = (pair.qid, int.from_bytes(entry[2:4], "little"))
+            completion = got[key]
+            assert completion.status_code == expected[key], (key, completion)
+            assert completion.sq_head == tb.expected_sq_heads[key], (key, completion)
+
+
+def check_data(tb: TB, model: nvme_nvm.NvmModel, read_back: list[tuple[int, bytes]]) -> int:
+    """The namespace holds what the model says, and every successful Read put its bytes in its
+    pages; returns the read bytes checked."""
+    namespace_bytes = tb.namespace_blocks << tb.lba_shift
+    assert tb.namespace.read(0, namespace_bytes) == bytes(model.namespace), "namespace contents differ"
+    for address, data in read_back:
+        assert tb.read_memory(address, len(data)) == data, f"Read data at {address:#x} differs"
+    return sum(len(data) for _, data in read_back)
+
+
+COMMANDS_PER_ROUND = 48
+
+
+@cocotb.test(timeout_time=20000, timeout_unit="us")
+async def random_mixed_traffic_over_sixteen_queue_pairs(dut):
+    """What a driver does at start-up (Set Features Number of Queues, 16 I/O CQ/SQ pairs, one MSI-X
+    vector each), then rounds of random Read, Write, Flush and Write Zeroes of 1 to 12 blocks with
+    random PRP layouts on random queues: every completion on (SQID, CID) and every byte of the
+    namespace and of the read buffers as the model says, and the counters agreeing. Each queue
+    owns a slice of the namespace, so the model's order within a queue is the engine's."""
+    rng = test_rng("traffic")
+    tb = TB(dut)
+    await tb.bring_up()
+    await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    admin = await tb.admin_queue(16)
+    queues = 16
+    await admin.submit(submission(nvme_admin.OP_SET_FEATURES, 1, cdw10=0x07, cdw11=(queues - 1) << 16 | (queues - 1)))
+    [granted] = await tb.reap(admin, 1)
+    assert granted.status_code == 0 and granted.result == (queues - 1) << 16 | (queues - 1), granted
+    pairs = await tb.create_io_pairs(admin, queues, 8)
+    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
+    tb.namespace.write(0, contents)
+    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    block = 1 << tb.lba_shift
+    slice_blocks = tb.namespace_blocks // queues
+    opcodes = [nvme_nvm.OP_READ] * 4 + [nvme_nvm.OP_WRITE] * 4 + [nvme_nvm.OP_FLUSH, nvme_nvm.OP_WRITE_ZEROES]
+    cid = 0
+    for round_index in range(2):
+        await tb.host.clear_counters()
+        cursor = [0]
+        commands_left = COMMANDS_PER_ROUND
+        submitted = {pair.qid: [] for pair in pairs}
+        expected = {}
+        read_back = []
+        while True:
+            opcode = rng.choice(opcodes)
+            blocks = rng.randint(1, min(12, slice_blocks))
+            length = blocks * block
+            if commands_left == 0:
+                break
+            commands_left -= 1
+            pair = rng.choice(pairs)
+            slba = (pair.qid - 1) * slice_blocks + rng.randrange(slice_blocks - blocks + 1)
+            prp1 = prp2 = 0
+            if opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
+                prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
+                for address, page in entries:
+                    tb.write_memory(address, struct.pack("<Q", page))
+                if opcode == nvme_nvm.OP_WRITE:
+                    for address, size in nvme_nvm.prp_pages(prp1, prp2, length, tb.read_memory):
+                        tb.write_memory(address, rng.randbytes(size))
+            cid = (cid + 1) & 0xFFFF
+            entry = nvme_nvm.io_command(opcode, cid, slba, blocks, prp1, prp2)
+            # The queues' slices never overlap, so running the model in submission order predicts
+            # whatever order the engine interleaves the queues in
+            expected[(pair.qid, cid)] = model.execute(entry, tb.read_memory,
+                                                      lambda address, data: read_back.append((address, data)))
+            submitted[pair.qid].append(entry)
+        completions = await tb.run_commands(pairs, submitted, polls=40000)
+        check_completions(tb, pairs, submitted, completions, expected)
+        checked = check_data(tb, model, read_back)
+        commands = sum(len(entries) for entries in submitted.values())
+        executed = [(entry, expected[(qid, int.from_bytes(entry[2:4], "little"))])
+                    for qid, entries in submitted.items() for entry in entries]
+        check_counters(await tb.host.read_counters(), block, executed)
+        dut._log.info("round %d: %d commands over %d queues, %d read bytes and the namespace checked",
+                      round_index, commands, queues, checked)
+    for pair in pairs:
+        assert tb.device_view.msi_vectors[pair.qid].event.is_set(), f"no MSI-X message on CQ {pair.qid}'s vector"
 
 
 # Counter of the counters block each generic status counts in
