@@ -21,7 +21,8 @@ from dpuv.models.nvme_admin import AdminModel, create_queue, submission
 from dpuv.sim import nvme_driver
 from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY, VS,
                                   AdminQueue, Capabilities, ControllerError, NvmeHost, QueuePair)
-from dpuv.sim.testbench import build_parameters, test_rng
+from dpuv.sim import perf
+from dpuv.sim.testbench import CycleCounter, HandshakeMonitor, build_parameters, test_rng
 
 BAR0_BYTES = 32 * 1024
 MSIX_TABLE, MSIX_PBA, MSIX_VECTORS = 0x2000, 0x3000, 32
@@ -726,6 +727,147 @@ async def random_mixed_traffic_over_sixteen_queue_pairs(dut):
                       round_index, commands, queues, checked)
     for pair in pairs:
         assert tb.device_view.msi_vectors[pair.qid].event.is_set(), f"no MSI-X message on CQ {pair.qid}'s vector"
+
+
+# Figures the engine does not reach yet (one command at a time, data in 64-byte pieces): recorded
+# and reported against their targets; the test fails when one starts passing, so this list
+# cannot go stale.
+TARGETS_NOT_YET_MET = {"read_iops_512", "write_iops_512", "read_utilisation_4k", "write_utilisation_4k"}
+
+
+class SignalStamps:
+    """The cycles at which a one-bit signal is high at a rising edge."""
+
+    def __init__(self, signal, cycles: CycleCounter):
+        self.signal, self.cycles, self.stamps = signal, cycles, []
+        cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            await RisingEdge(self.cycles.clock)
+            if self.signal.value == 1:
+                self.stamps.append(self.cycles.now)
+
+
+async def measured_batch(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel, opcode: int, blocks: int,
+                         per_queue: int, rq: HandshakeMonitor) -> tuple[dict[str, int], int]:
+    """per_queue commands of `blocks` blocks on every queue, buffers page aligned, all placed before
+    the doorbells ring: the counters over the batch, and the span the testbench saw on the RQ
+    stream (first fetch request beat to the last completion's beat). Data checked byte for byte."""
+    block = 1 << tb.lba_shift
+    length = blocks * block
+    submitted = {pair.qid: [] for pair in pairs}
+    expected, read_back = {}, []
+    slots = len(pairs) * per_queue
+    assert slots * max(length, 4096) <= tb.data.size and slots * blocks <= tb.namespace_blocks
+    for slot in range(slots):
+        pair = pairs[slot % len(pairs)]
+        buffer = tb.data_base + slot * max(length, 4096)
+        if opcode == nvme_nvm.OP_WRITE:
+            tb.write_memory(buffer, tb.rng.randbytes(length))
+        cid = 0x400 + slot
+        entry = nvme_nvm.io_command(opcode, cid, slot * blocks, blocks, buffer, buffer + 4096 if length > 4096 else 0)
+        expected[(pair.qid, cid)] = model.execute(entry, tb.read_memory,
+                                                  lambda address, data: read_back.append((address, data)))
+        submitted[pair.qid].append(entry)
+    await tb.host.clear_counters()
+    rq.clear()
+    for pair in pairs:
+        for entry in submitted[pair.qid]:
+            pair.place(entry)
+            tb.expected_sq_heads[(pair.qid, int.from_bytes(entry[2:4], "little"))] = pair.tail
+    for pair in pairs:
+        await pair.ring()
+    completions = {pair.qid: [] for pair in pairs}
+    for _ in range(20000):
+        for pair in pairs:
+            completions[pair.qid] += await pair.reap()
+        if sum(map(len, completions.values())) == slots:
+            break
+        await ClockCycles(tb.dut.user_clk, 16)
+    check_completions(tb, pairs, submitted, completions, expected)
+    check_data(tb, model, read_back)
+    counters = await tb.host.read_counters()
+    assert all(status == 0 for status in expected.values()) and counters["completions"] == slots, counters
+    return counters, rq.last_beat_cycles[-1] - rq.first_beat_cycles[0] + 1
+
+
+@cocotb.test(timeout_time=50000, timeout_unit="us")
+async def throughput_and_latency_against_the_targets(dut):
+    """The figures of sim/targets.toml from the counters, each cross-checked with what the
+    testbench saw on the PCIe ports: an idle controller's doorbell-to-fetch, data-to-completion and
+    completion-to-MSI-X latencies for one 512-byte Read; then 16 queues loaded with 512-byte and
+    4 KiB Reads and Writes for IOPS and bus use (zero-latency host memory: the root complex model
+    answers at once). Compared with the targets at 512 bits (the targets' bus)."""
+    tb = TB(dut)
+    tb.rng = test_rng("figures")
+    await tb.bring_up()
+    await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    admin = await tb.admin_queue(16)
+    pairs = await tb.create_io_pairs(admin, 16, 16)
+    contents = tb.rng.randbytes(tb.namespace_blocks << tb.lba_shift)
+    tb.namespace.write(0, contents)
+    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    cycles = CycleCounter(dut.user_clk)
+    rq = HandshakeMonitor(dut, "s_axis_rq", cycles)
+    cq = HandshakeMonitor(dut, "m_axis_cq", cycles)
+    interrupts = SignalStamps(dut.cfg_interrupt_msix_int, cycles)
+    bus_bytes = len(dut.s_axis_rq_tdata) // 8
+    figures = []
+
+    # Latencies, one 512-byte Read on an idle controller
+    cq.clear()
+    interrupts.stamps.clear()
+    counters, _ = await measured_batch(tb, pairs[:1], model, nvme_nvm.OP_READ, 1, 1, rq)
+    # On RQ: the entry's fetch request, the data writes, the completion entry
+    fetch_request, data_write, completion_write = (rq.first_beat_cycles[index] for index in (0, -2, -1))
+    doorbell_tlp = max(cycle for cycle in cq.last_beat_cycles if cycle < fetch_request)
+    completion_last_beat = rq.last_beat_cycles[-1]
+    assert counters["fetch_latency_count"] == counters["post_latency_count"] == 1, counters
+    # The testbench sees the doorbell as its TLP on the completer interface, a few cycles before
+    # the registers take it (the completer request path)
+    figures.append(perf.compare("nvme", "fetch_latency", counters["fetch_latency_max"], fetch_request - doorbell_tlp,
+                                tolerance=8, context="idle; testbench from the doorbell TLP's last beat"))
+    figures.append(perf.compare("nvme", "post_latency", counters["post_latency_max"], completion_write - data_write,
+                                tolerance=1, context="512-byte Read; testbench first data to first CQE beat"))
+    interrupt_latency = interrupts.stamps[0] - completion_last_beat
+    dut._log.info("idle 512-byte Read: doorbell to fetch %d cycles, data to CQE %d, CQE to MSI-X %d "
+                  "(testbench %d), fetch to CQE %d", counters["fetch_latency_max"], counters["post_latency_max"],
+                  counters["interrupt_latency_max"], interrupt_latency, counters["command_latency_max"])
+    assert abs(counters["interrupt_latency_max"] - interrupt_latency) <= 1, (counters, interrupt_latency)
+
+    # Loaded: 16 queues
+    for opcode, name in ((nvme_nvm.OP_READ, "read"), (nvme_nvm.OP_WRITE, "write")):
+        for blocks, per_queue in ((512 >> tb.lba_shift or 1, 8), (4096 >> tb.lba_shift, 4)):
+            counters, span = await measured_batch(tb, pairs, model, opcode, blocks, per_queue, rq)
+            active = counters["active_cycles"]
+            moved = counters[f"{name}_bytes"]
+            commands = counters["completions"]
+            size = blocks << tb.lba_shift
+            assert moved == commands * size, counters
+            iops = commands / active * 250e6
+            utilisation = moved / (active * bus_bytes)
+            dut._log.info("%s %d B x %d over 16 queues: %d cycles (testbench %d), %.2f M IOPS, %.2f GB/s, "
+                          "%.1f %% of the bus; per command %d..%d cycles", name, size, commands, active, span,
+                          iops / 1e6, moved / active * 250e6 / 1e9, 100 * utilisation,
+                          counters["command_latency_min"], counters["command_latency_max"])
+            if size == 512:
+                figures.append(perf.compare("nvme", f"{name}_iops_512", iops, commands / span * 250e6,
+                                            tolerance=iops * 0.01, context=f"{moved / active * 250e6 / 1e9:.2f} GB/s"))
+            else:
+                figures.append(perf.compare("nvme", f"{name}_utilisation_4k", utilisation, moved / (span * bus_bytes),
+                                            tolerance=0.01, context=f"{iops / 1e6:.2f} M IOPS, "
+                                                                    f"{moved / active * 250e6 / 1e9:.2f} GB/s"))
+    assert all(figure.agrees for figure in figures), [figure.explain() for figure in figures if not figure.agrees]
+    if bus_bytes != 64:
+        return  # the targets are the 512-bit bus's; the narrower one is measured and cross-checked only
+    for figure in figures:
+        perf.record(figure)
+    assert all(figure.agrees for figure in figures), [figure.explain() for figure in figures if not figure.agrees]
+    missed = {figure.metric for figure in figures if not figure.meets_target}
+    assert missed == TARGETS_NOT_YET_MET, (
+        f"targets missed {sorted(missed)}, expected to miss {sorted(TARGETS_NOT_YET_MET)}: "
+        + "; ".join(figure.explain() for figure in figures))
 
 
 # Counter of the counters block each generic status counts in
