@@ -14,6 +14,10 @@
 // A bulk write (up to 4 KiB) takes its data from a dword source the caller computes (the payload
 // dwords from bulk_source_index on, one beat's worth) and goes out as memory writes no longer
 // than the Max Payload Size the host set and never crossing a 4 KiB boundary.
+// A stream write is one memory write TLP whose payload arrives as an AXI4-Stream frame (byte 0 in
+// lane 0, say from a DMA reader): the caller keeps it within the MPS and its 4 KiB page. The
+// payload is moved up past the descriptor on the way through (axis_realign), so the data goes
+// out at the stream's pace with no buffering here.
 // Formats: Xilinx PG213, DWORD-aligned mode, no straddling.
 module pcie_us_requester #(
     // Width of the RQ and RC streams in bits: 256 or 512
@@ -36,6 +40,17 @@ module pcie_us_requester #(
     output wire [10:0]                bulk_source_index,
     input  wire [DATA_WIDTH-1:0]      bulk_source_data, // dwords bulk_source_index, +1, ... in lanes 0, 1, ...
     output reg                        bulk_done,      // one cycle, after the last beat
+
+    input  wire                       stream_valid,
+    output wire                       stream_ready,
+    input  wire [63:0]                stream_address, // dword aligned
+    input  wire [10:0]                stream_dwords,  // 1 to the MPS, within one 4 KiB page
+    input  wire [DATA_WIDTH-1:0]      s_stream_tdata,
+    input  wire [DATA_WIDTH/8-1:0]    s_stream_tkeep,
+    input  wire                       s_stream_tvalid,
+    output wire                       s_stream_tready,
+    input  wire                       s_stream_tlast,
+    output reg                        stream_done,    // one cycle, after the TLP's last beat
 
     input  wire [2:0]                 max_payload,    // the host's Max Payload Size: 128 << max_payload bytes
 
@@ -77,9 +92,9 @@ initial begin
     end
 end
 
-localparam [1:0] S_IDLE = 2'd0, S_SEND = 2'd1, S_WAIT_COMPLETION = 2'd2, S_BULK = 2'd3;
+localparam [2:0] S_IDLE = 3'd0, S_SEND = 3'd1, S_WAIT_COMPLETION = 3'd2, S_BULK = 3'd3, S_STREAM = 3'd4;
 
-reg [1:0]          state;
+reg [2:0]          state;
 reg [TLP_BITS-1:0] tlp;
 reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet sent
 reg                tlp_is_read;
@@ -90,13 +105,33 @@ reg [11:0]         read_start;        // the read's address within its page, for
 assign write_ready = state == S_IDLE && !read_valid;
 assign read_ready = state == S_IDLE;
 assign bulk_ready = state == S_IDLE && !read_valid && !write_valid;
+assign stream_ready = state == S_IDLE && !read_valid && !write_valid && !bulk_valid;
+
+// ---- Stream write: the payload frame moved up by the 4-dword descriptor ----
+
+wire [DATA_WIDTH-1:0]   shifted_tdata;
+wire [DATA_WIDTH/8-1:0] shifted_tkeep;
+wire                    shifted_tvalid, shifted_tlast;
+wire                    shifted_tready = state == S_STREAM && m_axis_rq_tready;
+reg  [127:0]            stream_descriptor;
+localparam [$clog2(DATA_WIDTH/8)-1:0] DESCRIPTOR_SHIFT = 16;  // bytes
+
+axis_realign #(
+    .DATA_WIDTH(DATA_WIDTH)
+) stream_realign_inst (
+    .clk(clk), .rst(rst),
+    .s_shift(DESCRIPTOR_SHIFT), .s_axis_tdata(s_stream_tdata), .s_axis_tkeep(s_stream_tkeep),
+    .s_axis_tvalid(s_stream_tvalid), .s_axis_tready(s_stream_tready), .s_axis_tlast(s_stream_tlast),
+    .m_axis_tdata(shifted_tdata), .m_axis_tkeep(shifted_tkeep), .m_axis_tvalid(shifted_tvalid),
+    .m_axis_tready(shifted_tready), .m_axis_tlast(shifted_tlast)
+);
 
 // ---- Bulk write: one TLP after another, each cut at the MPS and at 4 KiB ----
 
 reg  [63:0] bulk_next_address;
 reg  [10:0] bulk_left, bulk_index, bulk_tlp_left;
 reg  [10:0] bulk_tlp_dwords;
-wire [10:0] mps_dwords = max_payload >= 3'd2 ? 11'd128 : (11'd32 << max_payload);  // at most 512 B
+wire [10:0] mps_dwords = max_payload >= 3'd3 ? 11'd256 : (11'd32 << max_payload);  // at most 1024 B
 wire [10:0] page_left_dwords = 11'd1024 - {1'b0, bulk_next_address[11:2]};
 wire [10:0] bulk_first_limit = mps_dwords < page_left_dwords ? mps_dwords : page_left_dwords;
 // A TLP starts when none is open
@@ -110,12 +145,17 @@ wire        bulk_beat_last = bulk_beat_payload == bulk_tlp_remaining;
 wire [127:0] bulk_descriptor = descriptor(bulk_next_address, REQ_MEM_WRITE, tlp_start_dwords);
 assign bulk_source_index = bulk_index;
 
+// Stream writes count their dwords like small ones (descriptor and payload left to send)
+reg  [10:0] stream_dwords_left;
+wire [10:0] dwords_left = state == S_STREAM ? stream_dwords_left : {5'd0, tlp_dwords_left};
 wire [5:0] beat_dwords = state == S_BULK ? bulk_beat_payload[5:0] + (bulk_tlp_start ? 6'd4 : 6'd0)
-                       : (tlp_dwords_left > LANE_COUNT ? LANE_COUNT : tlp_dwords_left);
-assign m_axis_rq_tvalid = state == S_SEND || state == S_BULK;
-assign m_axis_rq_tdata = state != S_BULK ? tlp[DATA_WIDTH-1:0]
+                       : (dwords_left > {5'd0, LANE_COUNT} ? LANE_COUNT : dwords_left[5:0]);
+assign m_axis_rq_tvalid = state == S_SEND || state == S_BULK || (state == S_STREAM && shifted_tvalid);
+assign m_axis_rq_tdata = state == S_STREAM ? (first_beat ? {shifted_tdata[DATA_WIDTH-1:128], stream_descriptor}
+                                                         : shifted_tdata)
+                       : state != S_BULK ? tlp[DATA_WIDTH-1:0]
                        : bulk_tlp_start ? {bulk_source_data[DATA_WIDTH-129:0], bulk_descriptor} : bulk_source_data;
-assign m_axis_rq_tlast = state == S_BULK ? bulk_beat_last : tlp_dwords_left <= LANE_COUNT;
+assign m_axis_rq_tlast = state == S_BULK ? bulk_beat_last : dwords_left <= {5'd0, LANE_COUNT};
 // Every request's first dword is whole; the last is whole too unless it is the first
 wire       tlp_first_beat = state == S_BULK ? bulk_tlp_start : first_beat;
 wire [3:0] tlp_last_be = state == S_BULK ? (tlp_start_dwords == 11'd1 && bulk_tlp_start ? 4'h0 : 4'hF) : last_be;
@@ -163,6 +203,7 @@ always @(posedge clk) begin
     read_done <= 1'b0;
     write_done <= 1'b0;
     bulk_done <= 1'b0;
+    stream_done <= 1'b0;
     case (state)
         S_IDLE: begin
             first_beat <= 1'b1;
@@ -188,6 +229,21 @@ always @(posedge clk) begin
                 bulk_index <= 11'd0;
                 bulk_tlp_left <= 11'd0;
                 state <= S_BULK;
+            end else if (stream_valid) begin
+                stream_descriptor <= descriptor(stream_address, REQ_MEM_WRITE, stream_dwords);
+                stream_dwords_left <= stream_dwords + 11'd4;
+                last_be <= stream_dwords == 11'd1 ? 4'h0 : 4'hF;
+                state <= S_STREAM;
+            end
+        end
+        S_STREAM: begin
+            if (m_axis_rq_tvalid && m_axis_rq_tready) begin
+                first_beat <= 1'b0;
+                stream_dwords_left <= stream_dwords_left - {5'd0, beat_dwords};
+                if (m_axis_rq_tlast) begin
+                    stream_done <= 1'b1;
+                    state <= S_IDLE;
+                end
             end
         end
         S_BULK: begin
@@ -257,6 +313,7 @@ always @(posedge clk) begin
         read_done <= 1'b0;
         read_error <= 1'b0;
         bulk_done <= 1'b0;
+        stream_done <= 1'b0;
     end
 end
 

@@ -237,19 +237,20 @@ wire         engine_write_valid, engine_write_ready, engine_read_valid, engine_r
 wire [63:0]  engine_write_address, engine_read_address;
 wire [4:0]   engine_write_dwords, engine_read_dwords;
 wire [511:0] engine_write_data;
-wire         io_read_valid, io_write_valid;
-wire [63:0]  io_read_address, io_write_address;
-wire [4:0]   io_read_dwords, io_write_dwords;
-wire [511:0] io_write_data;
+wire         io_read_valid, io_stream_valid, stream_ready, stream_done;
+wire [63:0]  io_read_address, io_stream_address;
+wire [4:0]   io_read_dwords;
+wire [10:0]  io_stream_dwords;
 
-// The requester serves the queue engine, or the NVM command while one runs
+// The requester serves the queue engine, or the NVM command while one runs (its reads, and a
+// Read's data as stream writes; the engine's only writes are completion entries)
 assign read_valid = io_active ? io_read_valid : engine_read_valid;
 assign read_address = io_active ? io_read_address : engine_read_address;
 assign read_dwords = io_active ? io_read_dwords : engine_read_dwords;
-assign write_valid = io_active ? io_write_valid : engine_write_valid;
-assign write_address = io_active ? io_write_address : engine_write_address;
-assign write_dwords = io_active ? io_write_dwords : engine_write_dwords;
-assign write_data = io_active ? io_write_data : engine_write_data;
+assign write_valid = engine_write_valid && !io_active;
+assign write_address = engine_write_address;
+assign write_dwords = engine_write_dwords;
+assign write_data = engine_write_data;
 assign engine_read_ready = read_ready && !io_active;
 assign engine_write_ready = write_ready && !io_active;
 
@@ -274,7 +275,7 @@ wire [63:0] ns_read_cmd_addr, ns_write_cmd_addr;
 wire [15:0] ns_read_cmd_len, ns_write_cmd_len;
 wire        ns_read_cmd_valid, ns_read_cmd_ready, ns_write_cmd_valid, ns_write_cmd_ready;
 wire [DATA_WIDTH-1:0]   ns_read_tdata, ns_write_tdata;
-wire [DATA_WIDTH/8-1:0] ns_write_tkeep;
+wire [DATA_WIDTH/8-1:0] ns_write_tkeep, ns_read_tkeep;
 wire        ns_read_tvalid, ns_read_tready, ns_read_tlast, ns_write_tvalid, ns_write_tready, ns_write_tlast,
             ns_write_status_valid, ns_write_status_error;
 
@@ -289,11 +290,10 @@ nvme_io_command #(
     .host_read_valid(io_read_valid), .host_read_ready(read_ready && io_active), .host_read_address(io_read_address),
     .host_read_dwords(io_read_dwords), .host_read_done(read_done), .host_read_data(read_data),
     .host_read_error(read_error),
-    .host_write_valid(io_write_valid), .host_write_ready(write_ready && io_active),
-    .host_write_address(io_write_address), .host_write_dwords(io_write_dwords), .host_write_data(io_write_data),
+    .host_stream_valid(io_stream_valid), .host_stream_ready(stream_ready), .host_stream_address(io_stream_address),
+    .host_stream_dwords(io_stream_dwords), .host_stream_done(stream_done), .max_payload(cfg_max_payload),
     .ns_read_cmd_addr(ns_read_cmd_addr), .ns_read_cmd_len(ns_read_cmd_len), .ns_read_cmd_valid(ns_read_cmd_valid),
-    .ns_read_cmd_ready(ns_read_cmd_ready), .ns_read_tdata(ns_read_tdata), .ns_read_tvalid(ns_read_tvalid),
-    .ns_read_tready(ns_read_tready), .ns_read_tlast(ns_read_tlast),
+    .ns_read_cmd_ready(ns_read_cmd_ready),
     .ns_write_cmd_addr(ns_write_cmd_addr), .ns_write_cmd_len(ns_write_cmd_len),
     .ns_write_cmd_valid(ns_write_cmd_valid), .ns_write_cmd_ready(ns_write_cmd_ready),
     .ns_write_tdata(ns_write_tdata), .ns_write_tkeep(ns_write_tkeep), .ns_write_tvalid(ns_write_tvalid),
@@ -313,8 +313,8 @@ axi_dma_read #(
     .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(namespace_arvalid), .m_axi_arready(m_axi_arready),
     .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
     .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(namespace_rready),
-    .m_axis_tdata(ns_read_tdata), .m_axis_tkeep(), .m_axis_tvalid(ns_read_tvalid), .m_axis_tready(ns_read_tready),
-    .m_axis_tlast(ns_read_tlast), .m_axis_tuser()
+    .m_axis_tdata(ns_read_tdata), .m_axis_tkeep(ns_read_tkeep), .m_axis_tvalid(ns_read_tvalid),
+    .m_axis_tready(ns_read_tready), .m_axis_tlast(ns_read_tlast), .m_axis_tuser()
 );
 
 axi_dma_write #(
@@ -404,6 +404,10 @@ pcie_us_requester #(
     .write_dwords(write_dwords), .write_data(write_data), .write_done(write_done),
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
+    .stream_valid(io_stream_valid && io_active), .stream_ready(stream_ready), .stream_address(io_stream_address),
+    .stream_dwords(io_stream_dwords), .s_stream_tdata(ns_read_tdata), .s_stream_tkeep(ns_read_tkeep),
+    .s_stream_tvalid(ns_read_tvalid), .s_stream_tready(ns_read_tready), .s_stream_tlast(ns_read_tlast),
+    .stream_done(stream_done),
     .max_payload(cfg_max_payload),
     .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
     .read_done(read_done), .read_data(read_data), .read_error(read_error),

@@ -14,9 +14,11 @@
 //   the next list page. Every page entry after PRP1 must be page aligned (13h otherwise).
 // - A host read that comes back Unsupported Request or Completer Abort ends the command with
 //   Data Transfer Error (04h); nothing after it is moved.
-// The data moves in pieces of at most 64 bytes that never cross a host page: host reads and
-// writes through the small-transfer PCIe requester, namespace reads and writes through DMA
-// engines on an AXI4 master (the backend: a RAM here, NVMe-oF later).
+// Data never crosses a host page in one piece. A Read streams: each piece (up to the host's Max
+// Payload Size) is a namespace DMA read whose data goes straight out as one memory write TLP,
+// and the next piece is queued while one is on the wire. A Write moves 64-byte pieces: a host
+// read through the small-transfer requester, then a namespace DMA write. The namespace is an
+// AXI4 master (the backend: a RAM here, NVMe-oF later).
 module nvme_io_command #(
     // Width of the namespace data streams in bits (256 or 512)
     parameter DATA_WIDTH = 512,
@@ -45,21 +47,19 @@ module nvme_io_command #(
     input  wire                     host_read_done,
     input  wire [511:0]             host_read_data,
     input  wire                     host_read_error,
-    output reg                      host_write_valid,
-    input  wire                     host_write_ready,
-    output reg  [63:0]              host_write_address,
-    output reg  [4:0]               host_write_dwords,
-    output reg  [511:0]             host_write_data,
+    // A Read's pieces: one memory write TLP each, the data from the namespace reader's stream
+    output reg                      host_stream_valid,
+    input  wire                     host_stream_ready,
+    output reg  [63:0]              host_stream_address,
+    output reg  [10:0]              host_stream_dwords,
+    input  wire                     host_stream_done,
+    input  wire [2:0]               max_payload,   // the host's MPS: 128 << max_payload bytes
 
     // The namespace: DMA reads and writes of byte ranges
     output reg  [63:0]              ns_read_cmd_addr,
     output reg  [15:0]              ns_read_cmd_len,
     output reg                      ns_read_cmd_valid,
     input  wire                     ns_read_cmd_ready,
-    input  wire [DATA_WIDTH-1:0]    ns_read_tdata,
-    input  wire                     ns_read_tvalid,
-    output wire                     ns_read_tready,
-    input  wire                     ns_read_tlast,
     output reg  [63:0]              ns_write_cmd_addr,
     output reg  [15:0]              ns_write_cmd_len,
     output reg                      ns_write_cmd_valid,
@@ -77,7 +77,7 @@ module nvme_io_command #(
     output reg                      data_event,
     output wire                     data_to_host,
     output reg  [12:0]              data_bytes,
-    output reg                      data_last_event
+    output wire                     data_last_event
 );
 
 localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
@@ -90,7 +90,7 @@ localparam [31:0] MAX_TRANSFER_BYTES = 32'd4096 << MDTS;
 
 reg [3:0]  state;
 localparam [3:0] S_IDLE = 4'd0, S_PAGE = 4'd1, S_LIST_ENTRY = 4'd2, S_CHUNK = 4'd3, S_HOST_READ = 4'd4,
-                 S_NS_WRITE = 4'd5, S_NS_WRITE_STATUS = 4'd6, S_NS_READ = 4'd7, S_HOST_WRITE = 4'd8,
+                 S_NS_WRITE = 4'd5, S_NS_WRITE_STATUS = 4'd6, S_STREAM_ISSUE = 4'd7,
                  S_FINISH = 4'd9, S_LIST_CHAIN = 4'd10;
 
 reg [7:0]  command;
@@ -99,7 +99,8 @@ reg [31:0] bytes_left;
 reg [31:0] pages_left;          // host pages still to start, the current one excluded
 reg [63:0] host_address, ns_address;
 reg [12:0] page_left;           // bytes left in the current host page
-reg [6:0]  chunk_bytes;
+reg [10:0] chunk_bytes;
+reg [5:0]  streams_in_flight;   // Read pieces handed to the requester and not yet sent
 reg [511:0] chunk;
 localparam BEAT_INDEX_WIDTH = $clog2(CHUNK_BEATS + 1);
 reg [BEAT_INDEX_WIDTH-1:0] beat;
@@ -115,28 +116,37 @@ wire [31:0] page_count = transfer_bytes <= first_page_bytes ? 32'd1
                        : 32'd1 + ((transfer_bytes - first_page_bytes + 32'd4095) >> 12);
 wire        moves_host_data = opcode == OP_READ || opcode == OP_WRITE;
 
-wire [31:0] chunk_limit = page_left < 13'd64 ? {19'd0, page_left} : 32'd64;
+// A Write's pieces are 64 bytes, a Read's the Max Payload Size (at most 1024 bytes)
+wire [31:0] mps_bytes = max_payload >= 3'd3 ? 32'd1024 : (32'd128 << max_payload);
+wire [31:0] piece_limit = command == OP_READ ? mps_bytes : 32'd64;
+wire [31:0] chunk_limit = {19'd0, page_left} < piece_limit ? {19'd0, page_left} : piece_limit;
 wire [31:0] next_chunk = bytes_left < chunk_limit ? bytes_left : chunk_limit;
+wire        stream_issued = host_stream_valid && host_stream_ready;
 
-assign ns_read_tready = state == S_NS_READ;
 assign ns_write_tvalid = state == S_NS_WRITE;
 assign ns_write_tdata = chunk[beat * DATA_WIDTH +: DATA_WIDTH];
-assign ns_write_tlast = (beat_wide + 32'd1) * BEAT_BYTES >= {25'd0, chunk_bytes};
+assign ns_write_tlast = (beat_wide + 32'd1) * BEAT_BYTES >= {21'd0, chunk_bytes};
 genvar lane;
 generate
     for (lane = 0; lane < BEAT_BYTES; lane = lane + 1) begin : keep
-        assign ns_write_tkeep[lane] = beat_wide * BEAT_BYTES + lane < {25'd0, chunk_bytes};
+        assign ns_write_tkeep[lane] = beat_wide * BEAT_BYTES + lane < {21'd0, chunk_bytes};
     end
 endgenerate
 
 assign data_to_host = command == OP_READ;
+// The last data: a Read's last piece leaving the requester (after its last beat), or the
+// namespace's write response to the last piece of a Write or Write Zeroes
+reg  data_last_written;
+assign data_last_event = data_last_written || (command == OP_READ && state == S_CHUNK && bytes_left == 32'd0
+                                               && host_stream_done && streams_in_flight == 6'd1);
 
 always @(posedge clk) begin
     done <= 1'b0;
     data_event <= 1'b0;
-    data_last_event <= 1'b0;
+    data_last_written <= 1'b0;
     if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
-    if (host_write_valid && host_write_ready) host_write_valid <= 1'b0;
+    if (stream_issued) host_stream_valid <= 1'b0;
+    streams_in_flight <= streams_in_flight + {5'd0, stream_issued} - {5'd0, host_stream_done};
     if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
     if (ns_write_cmd_valid && ns_write_cmd_ready) ns_write_cmd_valid <= 1'b0;
 
@@ -184,11 +194,14 @@ always @(posedge clk) begin
         end
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
-                state <= S_FINISH;
+                // A Read is done when its last piece has left (it may be sending now)
+                if (streams_in_flight == 6'd0 && !stream_issued) begin
+                    state <= S_FINISH;
+                end
             end else if (page_left == 13'd0) begin
                 state <= S_PAGE;
             end else begin
-                chunk_bytes <= next_chunk[6:0];
+                chunk_bytes <= next_chunk[10:0];
                 beat <= 0;
                 if (command == OP_WRITE) begin
                     host_read_address <= host_address;
@@ -197,17 +210,25 @@ always @(posedge clk) begin
                     state <= S_HOST_READ;
                 end else if (command == OP_READ) begin
                     ns_read_cmd_addr <= ns_address;
-                    ns_read_cmd_len <= {9'd0, next_chunk[6:0]};
+                    ns_read_cmd_len <= {5'd0, next_chunk[10:0]};
                     ns_read_cmd_valid <= 1'b1;
-                    chunk <= 512'd0;
-                    state <= S_NS_READ;
+                    host_stream_address <= host_address;
+                    host_stream_dwords <= {2'd0, next_chunk[10:2]};
+                    host_stream_valid <= 1'b1;
+                    state <= S_STREAM_ISSUE;
                 end else begin  // Write Zeroes
                     chunk <= 512'd0;
                     ns_write_cmd_addr <= ns_address;
-                    ns_write_cmd_len <= {9'd0, next_chunk[6:0]};
+                    ns_write_cmd_len <= {5'd0, next_chunk[10:0]};
                     ns_write_cmd_valid <= 1'b1;
                     state <= S_NS_WRITE;
                 end
+            end
+        end
+        S_STREAM_ISSUE: begin
+            // Both halves of the piece taken: the namespace read and the TLP that carries it
+            if ((!ns_read_cmd_valid || ns_read_cmd_ready) && (!host_stream_valid || host_stream_ready)) begin
+                advance();
             end
         end
         S_PAGE: begin
@@ -269,7 +290,7 @@ always @(posedge clk) begin
                 end else begin
                     chunk <= host_read_data;
                     ns_write_cmd_addr <= ns_address;
-                    ns_write_cmd_len <= {9'd0, chunk_bytes};
+                    ns_write_cmd_len <= {5'd0, chunk_bytes};
                     ns_write_cmd_valid <= 1'b1;
                     state <= S_NS_WRITE;
                 end
@@ -293,25 +314,6 @@ always @(posedge clk) begin
                 end
             end
         end
-        S_NS_READ: begin
-            if (ns_read_tvalid) begin
-                chunk[beat * DATA_WIDTH +: DATA_WIDTH] <= ns_read_tdata;
-                beat <= beat + 1'b1;
-                if (ns_read_tlast) begin
-                    host_write_address <= host_address;
-                    host_write_dwords <= chunk_bytes[6:2];
-                    state <= S_HOST_WRITE;
-                end
-            end
-        end
-        S_HOST_WRITE: begin
-            if (!host_write_valid) begin
-                host_write_data <= chunk;
-                host_write_valid <= 1'b1;
-            end else if (host_write_ready) begin
-                advance();
-            end
-        end
         default: begin  // S_FINISH
             done <= 1'b1;
             state <= S_IDLE;
@@ -322,9 +324,10 @@ always @(posedge clk) begin
         state <= S_IDLE;
         done <= 1'b0;
         data_event <= 1'b0;
-        data_last_event <= 1'b0;
+        data_last_written <= 1'b0;
         host_read_valid <= 1'b0;
-        host_write_valid <= 1'b0;
+        host_stream_valid <= 1'b0;
+        streams_in_flight <= 6'd0;
         ns_read_cmd_valid <= 1'b0;
         ns_write_cmd_valid <= 1'b0;
     end
@@ -334,12 +337,12 @@ end
 task advance;
     begin
         data_event <= command != OP_WRITE_ZEROES;
-        data_bytes <= {6'd0, chunk_bytes};
-        data_last_event <= bytes_left == {25'd0, chunk_bytes};
-        bytes_left <= bytes_left - {25'd0, chunk_bytes};
-        page_left <= page_left - {6'd0, chunk_bytes};
-        host_address <= host_address + {57'd0, chunk_bytes};
-        ns_address <= ns_address + {57'd0, chunk_bytes};
+        data_bytes <= {2'd0, chunk_bytes};
+        data_last_written <= command != OP_READ && bytes_left == {21'd0, chunk_bytes};
+        bytes_left <= bytes_left - {21'd0, chunk_bytes};
+        page_left <= page_left - {2'd0, chunk_bytes};
+        host_address <= host_address + {53'd0, chunk_bytes};
+        ns_address <= ns_address + {53'd0, chunk_bytes};
         state <= S_CHUNK;
     end
 endtask

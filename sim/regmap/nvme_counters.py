@@ -211,7 +211,7 @@ REGISTERS = (
         (
             Field('value', 0, 32, 'r', None),
         ),
-        "Fewest cycles from the end of an NVM command's last piece of data (the namespace's write response for Write and Write Zeroes; the last host write handed to the PCIe requester for Read) to its completion entry handed to the requester; all ones until one is measured.",
+        "Fewest cycles from the end of an NVM command's last piece of data (for a Read, the cycle after its last memory write beat left for the host; for Write and Write Zeroes, the namespace's write response) to its completion entry handed to the PCIe requester, a cycle before the entry's first beat; all ones until one is measured.",
     ),
     Register(
         'POST_LATENCY_MAX', 0x0094, 32,

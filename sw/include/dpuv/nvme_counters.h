@@ -148,10 +148,10 @@ extern "C" {
 #define NVME_COUNTER_REG__VALUE_bp 0
 #define NVME_COUNTER_REG__VALUE_bw 32
 
-// reg - nvme_counter_reg_desc_f025c69d
-#define NVME_COUNTER_REG_DESC_F025C69D__VALUE_bm 0xffffffff
-#define NVME_COUNTER_REG_DESC_F025C69D__VALUE_bp 0
-#define NVME_COUNTER_REG_DESC_F025C69D__VALUE_bw 32
+// reg - nvme_counter_reg_desc_6f6bcb45
+#define NVME_COUNTER_REG_DESC_6F6BCB45__VALUE_bm 0xffffffff
+#define NVME_COUNTER_REG_DESC_6F6BCB45__VALUE_bp 0
+#define NVME_COUNTER_REG_DESC_6F6BCB45__VALUE_bw 32
 
 // reg - nvme_counter_reg_desc_ff1b4d5b
 #define NVME_COUNTER_REG_DESC_FF1B4D5B__VALUE_bm 0xffffffff
