@@ -105,7 +105,9 @@ reg [11:0]         read_start;        // the read's address within its page, for
 assign write_ready = state == S_IDLE && !read_valid;
 assign read_ready = state == S_IDLE;
 assign bulk_ready = state == S_IDLE && !read_valid && !write_valid;
-assign stream_ready = state == S_IDLE && !read_valid && !write_valid && !bulk_valid;
+// A stream write may follow the one ending this cycle with no idle cycle between them
+wire   stream_ending = state == S_STREAM && m_axis_rq_tvalid && m_axis_rq_tready && m_axis_rq_tlast;
+assign stream_ready = (state == S_IDLE || stream_ending) && !read_valid && !write_valid && !bulk_valid;
 
 // ---- Stream write: the payload frame moved up by the 4-dword descriptor ----
 
@@ -178,6 +180,15 @@ generate
     end
 endgenerate
 
+task start_stream;
+    begin
+        stream_descriptor <= descriptor(stream_address, REQ_MEM_WRITE, stream_dwords);
+        stream_dwords_left <= stream_dwords + 11'd4;
+        last_be <= stream_dwords == 11'd1 ? 4'h0 : 4'hF;
+        state <= S_STREAM;
+    end
+endtask
+
 function [127:0] descriptor(input [63:0] address, input [3:0] request_type, input [10:0] dwords);
     begin
         // address, dword count, request type, tag 0, requester ID 0 (the IP fills in the bus)
@@ -230,10 +241,7 @@ always @(posedge clk) begin
                 bulk_tlp_left <= 11'd0;
                 state <= S_BULK;
             end else if (stream_valid) begin
-                stream_descriptor <= descriptor(stream_address, REQ_MEM_WRITE, stream_dwords);
-                stream_dwords_left <= stream_dwords + 11'd4;
-                last_be <= stream_dwords == 11'd1 ? 4'h0 : 4'hF;
-                state <= S_STREAM;
+                start_stream();
             end
         end
         S_STREAM: begin
@@ -242,7 +250,12 @@ always @(posedge clk) begin
                 stream_dwords_left <= stream_dwords_left - {5'd0, beat_dwords};
                 if (m_axis_rq_tlast) begin
                     stream_done <= 1'b1;
-                    state <= S_IDLE;
+                    if (stream_valid && stream_ready) begin
+                        first_beat <= 1'b1;
+                        start_stream();
+                    end else begin
+                        state <= S_IDLE;
+                    end
                 end
             end
         end
