@@ -241,6 +241,16 @@ wire         io_read_valid, io_stream_valid, stream_ready, stream_done;
 wire [63:0]  io_read_address, io_stream_address;
 wire [4:0]   io_read_dwords;
 wire [10:0]  io_stream_dwords;
+// A Write's host reads and the pieces their completions bring
+wire         io_stream_read_valid, stream_read_ready, stream_read_done, stream_read_error;
+wire [63:0]  io_stream_read_address;
+wire [10:0]  io_stream_read_dwords;
+wire         piece_valid, piece_ready, ns_write_from_host;
+wire [11:0]  piece_offset;
+wire [12:0]  piece_bytes;
+wire [DATA_WIDTH-1:0]   piece_tdata;
+wire [DATA_WIDTH/8-1:0] piece_tkeep;
+wire         piece_tvalid, piece_tready, piece_tlast;
 
 // The requester serves the queue engine, or the NVM command while one runs (its reads, and a
 // Read's data as stream writes; the engine's only writes are completion entries)
@@ -292,6 +302,11 @@ nvme_io_command #(
     .host_read_error(read_error),
     .host_stream_valid(io_stream_valid), .host_stream_ready(stream_ready), .host_stream_address(io_stream_address),
     .host_stream_dwords(io_stream_dwords), .host_stream_done(stream_done), .max_payload(cfg_max_payload),
+    .host_stream_read_valid(io_stream_read_valid), .host_stream_read_ready(stream_read_ready),
+    .host_stream_read_address(io_stream_read_address), .host_stream_read_dwords(io_stream_read_dwords),
+    .host_stream_read_done(stream_read_done), .host_stream_read_error(stream_read_error),
+    .host_piece_valid(piece_valid), .host_piece_ready(piece_ready), .host_piece_offset(piece_offset),
+    .host_piece_bytes(piece_bytes), .max_read_request(cfg_max_read_req), .ns_write_from_host(ns_write_from_host),
     .ns_read_cmd_addr(ns_read_cmd_addr), .ns_read_cmd_len(ns_read_cmd_len), .ns_read_cmd_valid(ns_read_cmd_valid),
     .ns_read_cmd_ready(ns_read_cmd_ready),
     .ns_write_cmd_addr(ns_write_cmd_addr), .ns_write_cmd_len(ns_write_cmd_len),
@@ -317,14 +332,21 @@ axi_dma_read #(
     .m_axis_tready(ns_read_tready), .m_axis_tlast(ns_read_tlast), .m_axis_tuser()
 );
 
+// The namespace writer takes a Write's pieces straight from the completions, or Write Zeroes'
+wire namespace_write_tready;
+assign ns_write_tready = namespace_write_tready && !ns_write_from_host;
+assign piece_tready = namespace_write_tready && ns_write_from_host;
+
 axi_dma_write #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(4)
 ) namespace_write_inst (
     .clk(clk), .rst(rst),
     .s_cmd_addr(ns_write_cmd_addr), .s_cmd_len(ns_write_cmd_len), .s_cmd_valid(ns_write_cmd_valid),
     .s_cmd_ready(ns_write_cmd_ready),
-    .s_axis_tdata(ns_write_tdata), .s_axis_tkeep(ns_write_tkeep), .s_axis_tvalid(ns_write_tvalid),
-    .s_axis_tready(ns_write_tready), .s_axis_tlast(ns_write_tlast),
+    .s_axis_tdata(ns_write_from_host ? piece_tdata : ns_write_tdata),
+    .s_axis_tkeep(ns_write_from_host ? piece_tkeep : ns_write_tkeep),
+    .s_axis_tvalid(ns_write_from_host ? piece_tvalid : ns_write_tvalid), .s_axis_tready(namespace_write_tready),
+    .s_axis_tlast(ns_write_from_host ? piece_tlast : ns_write_tlast),
     .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
     .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
     .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(namespace_awvalid), .m_axi_awready(m_axi_awready),
@@ -408,6 +430,12 @@ pcie_us_requester #(
     .stream_dwords(io_stream_dwords), .s_stream_tdata(ns_read_tdata), .s_stream_tkeep(ns_read_tkeep),
     .s_stream_tvalid(ns_read_tvalid), .s_stream_tready(ns_read_tready), .s_stream_tlast(ns_read_tlast),
     .stream_done(stream_done),
+    .stream_read_valid(io_stream_read_valid && io_active), .stream_read_ready(stream_read_ready),
+    .stream_read_address(io_stream_read_address), .stream_read_dwords(io_stream_read_dwords),
+    .stream_read_done(stream_read_done), .stream_read_error(stream_read_error),
+    .piece_valid(piece_valid), .piece_ready(piece_ready), .piece_offset(piece_offset), .piece_bytes(piece_bytes),
+    .m_piece_tdata(piece_tdata), .m_piece_tkeep(piece_tkeep), .m_piece_tvalid(piece_tvalid),
+    .m_piece_tready(piece_tready), .m_piece_tlast(piece_tlast),
     .max_payload(cfg_max_payload),
     .read_valid(read_valid), .read_ready(read_ready), .read_address(read_address), .read_dwords(read_dwords),
     .read_done(read_done), .read_data(read_data), .read_error(read_error),

@@ -16,9 +16,10 @@
 //   Data Transfer Error (04h); nothing after it is moved.
 // Data never crosses a host page in one piece. A Read streams: each piece (up to the host's Max
 // Payload Size) is a namespace DMA read whose data goes straight out as one memory write TLP,
-// and the next piece is queued while one is on the wire. A Write moves 64-byte pieces: a host
-// read through the small-transfer requester, then a namespace DMA write. The namespace is an
-// AXI4 master (the backend: a RAM here, NVMe-oF later).
+// and the next piece is queued while one is on the wire. A Write streams the other way: each
+// piece (up to the host's Max Read Request Size) is one memory read whose completions each
+// become a namespace DMA write as they arrive. Write Zeroes writes 64-byte pieces of zeros. The
+// namespace is an AXI4 master (the backend: a RAM here, NVMe-oF later).
 module nvme_io_command #(
     // Width of the namespace data streams in bits (256 or 512)
     parameter DATA_WIDTH = 512,
@@ -54,15 +55,28 @@ module nvme_io_command #(
     output reg  [10:0]              host_stream_dwords,
     input  wire                     host_stream_done,
     input  wire [2:0]               max_payload,   // the host's MPS: 128 << max_payload bytes
+    // A Write's pieces: one memory read each, its completions announced as pieces of data
+    output reg                      host_stream_read_valid,
+    input  wire                     host_stream_read_ready,
+    output reg  [63:0]              host_stream_read_address,
+    output reg  [10:0]              host_stream_read_dwords,
+    input  wire                     host_stream_read_done,
+    input  wire                     host_stream_read_error,
+    input  wire                     host_piece_valid,
+    output wire                     host_piece_ready,
+    input  wire [11:0]              host_piece_offset,
+    input  wire [12:0]              host_piece_bytes,
+    input  wire [2:0]               max_read_request, // the host's MRRS: 128 << max_read_request bytes
+    output wire                     ns_write_from_host, // the namespace writer's data: the pieces' frames
 
     // The namespace: DMA reads and writes of byte ranges
     output reg  [63:0]              ns_read_cmd_addr,
     output reg  [15:0]              ns_read_cmd_len,
     output reg                      ns_read_cmd_valid,
     input  wire                     ns_read_cmd_ready,
-    output reg  [63:0]              ns_write_cmd_addr,
-    output reg  [15:0]              ns_write_cmd_len,
-    output reg                      ns_write_cmd_valid,
+    output wire [63:0]              ns_write_cmd_addr,
+    output wire [15:0]              ns_write_cmd_len,
+    output wire                     ns_write_cmd_valid,
     input  wire                     ns_write_cmd_ready,
     output wire [DATA_WIDTH-1:0]    ns_write_tdata,
     output wire [DATA_WIDTH/8-1:0]  ns_write_tkeep,
@@ -89,8 +103,8 @@ localparam CHUNK_BEATS = 64 / BEAT_BYTES > 0 ? 64 / BEAT_BYTES : 1;
 localparam [31:0] MAX_TRANSFER_BYTES = 32'd4096 << MDTS;
 
 reg [3:0]  state;
-localparam [3:0] S_IDLE = 4'd0, S_PAGE = 4'd1, S_LIST_ENTRY = 4'd2, S_CHUNK = 4'd3, S_HOST_READ = 4'd4,
-                 S_NS_WRITE = 4'd5, S_NS_WRITE_STATUS = 4'd6, S_STREAM_ISSUE = 4'd7,
+localparam [3:0] S_IDLE = 4'd0, S_PAGE = 4'd1, S_LIST_ENTRY = 4'd2, S_CHUNK = 4'd3, S_STREAM_READ = 4'd4,
+                 S_NS_WRITE = 4'd5, S_NS_WRITE_STATUS = 4'd6, S_STREAM_ISSUE = 4'd7, S_DRAIN = 4'd8,
                  S_FINISH = 4'd9, S_LIST_CHAIN = 4'd10;
 
 reg [7:0]  command;
@@ -99,9 +113,8 @@ reg [31:0] bytes_left;
 reg [31:0] pages_left;          // host pages still to start, the current one excluded
 reg [63:0] host_address, ns_address;
 reg [12:0] page_left;           // bytes left in the current host page
-reg [10:0] chunk_bytes;
+reg [12:0] chunk_bytes;
 reg [5:0]  streams_in_flight;   // Read pieces handed to the requester and not yet sent
-reg [511:0] chunk;
 localparam BEAT_INDEX_WIDTH = $clog2(CHUNK_BEATS + 1);
 reg [BEAT_INDEX_WIDTH-1:0] beat;
 wire [31:0] beat_wide = {{(32-BEAT_INDEX_WIDTH){1'b0}}, beat};
@@ -116,20 +129,36 @@ wire [31:0] page_count = transfer_bytes <= first_page_bytes ? 32'd1
                        : 32'd1 + ((transfer_bytes - first_page_bytes + 32'd4095) >> 12);
 wire        moves_host_data = opcode == OP_READ || opcode == OP_WRITE;
 
-// A Write's pieces are 64 bytes, a Read's the Max Payload Size (at most 1024 bytes)
+// A Read's pieces are the Max Payload Size (at most 1024 bytes), a Write's the Max Read Request
+// Size (at most 4096), Write Zeroes' 64 bytes
 wire [31:0] mps_bytes = max_payload >= 3'd3 ? 32'd1024 : (32'd128 << max_payload);
-wire [31:0] piece_limit = command == OP_READ ? mps_bytes : 32'd64;
+wire [31:0] mrrs_bytes = max_read_request >= 3'd5 ? 32'd4096 : (32'd128 << max_read_request);
+wire [31:0] piece_limit = command == OP_READ ? mps_bytes : command == OP_WRITE ? mrrs_bytes : 32'd64;
 wire [31:0] chunk_limit = {19'd0, page_left} < piece_limit ? {19'd0, page_left} : piece_limit;
 wire [31:0] next_chunk = bytes_left < chunk_limit ? bytes_left : chunk_limit;
 wire        stream_issued = host_stream_valid && host_stream_ready;
 
+// Namespace writes: a Write's pieces as their completions arrive, or a piece of zeros
+reg  [63:0] zeros_cmd_addr;
+reg  [10:0] zeros_cmd_len;
+reg         zeros_cmd_valid;
+reg  [63:0] piece_ns_base;      // where the Write piece being read from the host goes
+reg  [5:0]  writes_in_flight;   // namespace writes asked for and not yet answered
+reg         write_failed;       // one was answered with an error
+assign ns_write_from_host = command == OP_WRITE;
+assign ns_write_cmd_valid = state == S_STREAM_READ ? host_piece_valid : zeros_cmd_valid;
+assign ns_write_cmd_addr = state == S_STREAM_READ ? piece_ns_base + {52'd0, host_piece_offset} : zeros_cmd_addr;
+assign ns_write_cmd_len = state == S_STREAM_READ ? {3'd0, host_piece_bytes} : {5'd0, zeros_cmd_len};
+assign host_piece_ready = state == S_STREAM_READ && ns_write_cmd_ready;
+wire   write_asked = ns_write_cmd_valid && ns_write_cmd_ready;
+
 assign ns_write_tvalid = state == S_NS_WRITE;
-assign ns_write_tdata = chunk[beat * DATA_WIDTH +: DATA_WIDTH];
-assign ns_write_tlast = (beat_wide + 32'd1) * BEAT_BYTES >= {21'd0, chunk_bytes};
+assign ns_write_tdata = {DATA_WIDTH{1'b0}};  // only Write Zeroes writes from here
+assign ns_write_tlast = (beat_wide + 32'd1) * BEAT_BYTES >= {19'd0, chunk_bytes};
 genvar lane;
 generate
     for (lane = 0; lane < BEAT_BYTES; lane = lane + 1) begin : keep
-        assign ns_write_tkeep[lane] = beat_wide * BEAT_BYTES + lane < {21'd0, chunk_bytes};
+        assign ns_write_tkeep[lane] = beat_wide * BEAT_BYTES + lane < {19'd0, chunk_bytes};
     end
 endgenerate
 
@@ -137,8 +166,10 @@ assign data_to_host = command == OP_READ;
 // The last data: a Read's last piece leaving the requester (after its last beat), or the
 // namespace's write response to the last piece of a Write or Write Zeroes
 reg  data_last_written;
-assign data_last_event = data_last_written || (command == OP_READ && state == S_CHUNK && bytes_left == 32'd0
-                                               && host_stream_done && streams_in_flight == 6'd1);
+assign data_last_event = data_last_written
+                      || (state == S_CHUNK && bytes_left == 32'd0
+                          && ((command == OP_READ && host_stream_done && streams_in_flight == 6'd1)
+                              || (command == OP_WRITE && ns_write_status_valid && writes_in_flight == 6'd1)));
 
 always @(posedge clk) begin
     done <= 1'b0;
@@ -148,13 +179,17 @@ always @(posedge clk) begin
     if (stream_issued) host_stream_valid <= 1'b0;
     streams_in_flight <= streams_in_flight + {5'd0, stream_issued} - {5'd0, host_stream_done};
     if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
-    if (ns_write_cmd_valid && ns_write_cmd_ready) ns_write_cmd_valid <= 1'b0;
+    if (zeros_cmd_valid && ns_write_cmd_ready) zeros_cmd_valid <= 1'b0;
+    if (host_stream_read_valid && host_stream_read_ready) host_stream_read_valid <= 1'b0;
+    writes_in_flight <= writes_in_flight + {5'd0, write_asked} - {5'd0, ns_write_status_valid};
+    if (ns_write_status_valid && ns_write_status_error) write_failed <= 1'b1;
 
     case (state)
         S_IDLE: begin
             if (start) begin
                 command <= opcode;
                 status_code <= SC_SUCCESS;
+                write_failed <= 1'b0;
                 bytes_left <= transfer_bytes;
                 ns_address <= slba << LBA_SHIFT;
                 host_address <= prp1;
@@ -195,19 +230,21 @@ always @(posedge clk) begin
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
                 // A Read is done when its last piece has left (it may be sending now)
-                if (streams_in_flight == 6'd0 && !stream_issued) begin
+                if (streams_in_flight == 6'd0 && !stream_issued && writes_in_flight == 6'd0) begin
+                    if (write_failed) status_code <= SC_INTERNAL_ERROR;
                     state <= S_FINISH;
                 end
             end else if (page_left == 13'd0) begin
                 state <= S_PAGE;
             end else begin
-                chunk_bytes <= next_chunk[10:0];
+                chunk_bytes <= next_chunk[12:0];
                 beat <= 0;
                 if (command == OP_WRITE) begin
-                    host_read_address <= host_address;
-                    host_read_dwords <= next_chunk[6:2];
-                    host_read_valid <= 1'b1;
-                    state <= S_HOST_READ;
+                    host_stream_read_address <= host_address;
+                    host_stream_read_dwords <= next_chunk[12:2];
+                    host_stream_read_valid <= 1'b1;
+                    piece_ns_base <= ns_address;
+                    state <= S_STREAM_READ;
                 end else if (command == OP_READ) begin
                     ns_read_cmd_addr <= ns_address;
                     ns_read_cmd_len <= {5'd0, next_chunk[10:0]};
@@ -217,10 +254,9 @@ always @(posedge clk) begin
                     host_stream_valid <= 1'b1;
                     state <= S_STREAM_ISSUE;
                 end else begin  // Write Zeroes
-                    chunk <= 512'd0;
-                    ns_write_cmd_addr <= ns_address;
-                    ns_write_cmd_len <= {5'd0, next_chunk[10:0]};
-                    ns_write_cmd_valid <= 1'b1;
+                    zeros_cmd_addr <= ns_address;
+                    zeros_cmd_len <= next_chunk[10:0];
+                    zeros_cmd_valid <= 1'b1;
                     state <= S_NS_WRITE;
                 end
             end
@@ -282,18 +318,21 @@ always @(posedge clk) begin
                 end
             end
         end
-        S_HOST_READ: begin
-            if (host_read_done) begin
-                if (host_read_error) begin
+        S_STREAM_READ: begin
+            // Each completion's piece becomes a namespace write (above) as it arrives
+            if (host_stream_read_done) begin
+                if (host_stream_read_error) begin
                     status_code <= SC_DATA_TRANSFER_ERROR;
-                    state <= S_FINISH;
+                    state <= S_DRAIN;
                 end else begin
-                    chunk <= host_read_data;
-                    ns_write_cmd_addr <= ns_address;
-                    ns_write_cmd_len <= {5'd0, chunk_bytes};
-                    ns_write_cmd_valid <= 1'b1;
-                    state <= S_NS_WRITE;
+                    advance();
                 end
+            end
+        end
+        S_DRAIN: begin
+            // A failed command still waits for the namespace writes it started
+            if (writes_in_flight == 6'd0) begin
+                state <= S_FINISH;
             end
         end
         S_NS_WRITE: begin
@@ -327,9 +366,11 @@ always @(posedge clk) begin
         data_last_written <= 1'b0;
         host_read_valid <= 1'b0;
         host_stream_valid <= 1'b0;
+        host_stream_read_valid <= 1'b0;
         streams_in_flight <= 6'd0;
+        writes_in_flight <= 6'd0;
         ns_read_cmd_valid <= 1'b0;
-        ns_write_cmd_valid <= 1'b0;
+        zeros_cmd_valid <= 1'b0;
     end
 end
 
@@ -337,12 +378,12 @@ end
 task advance;
     begin
         data_event <= command != OP_WRITE_ZEROES;
-        data_bytes <= {2'd0, chunk_bytes};
-        data_last_written <= command != OP_READ && bytes_left == {21'd0, chunk_bytes};
-        bytes_left <= bytes_left - {21'd0, chunk_bytes};
-        page_left <= page_left - {2'd0, chunk_bytes};
-        host_address <= host_address + {53'd0, chunk_bytes};
-        ns_address <= ns_address + {53'd0, chunk_bytes};
+        data_bytes <= chunk_bytes;
+        data_last_written <= command == OP_WRITE_ZEROES && bytes_left == {19'd0, chunk_bytes};
+        bytes_left <= bytes_left - {19'd0, chunk_bytes};
+        page_left <= page_left - chunk_bytes;
+        host_address <= host_address + {51'd0, chunk_bytes};
+        ns_address <= ns_address + {51'd0, chunk_bytes};
         state <= S_CHUNK;
     end
 endtask
