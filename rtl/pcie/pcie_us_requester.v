@@ -5,7 +5,7 @@
 
 // Queue entries and completion entries are small and dword aligned (an NVMe SQE is 16 dwords, a
 // CQE 4), so this requester carries exactly those: a memory write of 1 to 16 dwords from a
-// register, or a memory read of 1 to 16 dwords into one, never crossing 4 KiB (the caller's
+// register, or a memory read of 1 to 64 dwords (up to four SQEs) into one, never crossing 4 KiB (the caller's
 // addresses are entry-aligned inside their queue's pages). One request is outstanding at a time
 // with tag 0; a read's completions (several if the host splits them) are placed by their lower
 // address until the one marked "request completed". A completion with an error code (Unsupported
@@ -80,9 +80,9 @@ module pcie_us_requester #(
     input  wire                       read_valid,
     output wire                       read_ready,
     input  wire [63:0]                read_address,
-    input  wire [4:0]                 read_dwords,    // 1 to 16
+    input  wire [6:0]                 read_dwords,    // 1 to 64
     output reg                        read_done,      // one cycle
-    output reg  [511:0]               read_data,
+    output reg  [2047:0]              read_data,
     output reg                        read_error,
 
     output wire [DATA_WIDTH-1:0]      m_axis_rq_tdata,
@@ -107,6 +107,7 @@ localparam [5:0] LANE_COUNT = LANES[5:0];
 // A TLP: the 4-dword descriptor and at most 16 dwords, sent DATA_WIDTH bits a beat
 localparam TLP_BITS = 128 + 512;
 localparam [3:0] REQ_MEM_READ = 4'b0000, REQ_MEM_WRITE = 4'b0001;
+localparam READ_DWORDS = 64;  // the largest small read
 
 initial begin
     if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
@@ -123,7 +124,6 @@ reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet s
 reg                tlp_is_read;
 reg [3:0]          last_be;
 reg                first_beat;
-reg [11:0]         read_start;        // the read's address within its page, for placing completions
 
 assign write_ready = state == S_IDLE && !read_valid;
 assign read_ready = state == S_IDLE;
@@ -224,12 +224,15 @@ endfunction
 
 
 // Completions for the outstanding read
-wire [11:0] completion_lower_address = s_axis_rc_tdata[11:0];
 wire [3:0]  completion_error = s_axis_rc_tdata[15:12];
 wire        completion_last = s_axis_rc_tdata[30];
-// Where this completion's first payload dword goes in the read's 16, and the next one after it
-wire [11:0] completion_offset = completion_lower_address - read_start;
-wire [31:0] completion_first_dword = {22'd0, completion_offset[11:2]};
+// Where a completion's data goes: the request's bytes less those still to come (Byte Count, which
+// every completion carries in full; the Lower Address field has only 7 bits on the wire)
+wire [12:0] completion_byte_count = s_axis_rc_tdata[28:16];
+reg  [12:0] request_bytes;
+wire [12:0] completion_offset = request_bytes - completion_byte_count;
+// The first payload dword's place in the read's data, and the next one after it
+wire [31:0] completion_first_dword = {21'd0, completion_offset[12:2]};
 reg  [31:0] place_dword;
 reg         completion_first_beat;
 reg         request_completed;  // the completion being received is the read's last
@@ -248,12 +251,7 @@ reg         piece_announced;    // this completion's header was taken
 reg  [10:0] piece_dwords_left;  // payload dwords of this completion still to come in
 assign piece_valid = streaming_completions && s_axis_rc_tvalid && completion_first_beat && completion_is_piece
                   && !piece_announced;
-// Where the piece goes: the request's bytes less those still to come (Byte Count, which every
-// completion carries in full; the Lower Address field has only 7 bits on the wire)
-wire [12:0] completion_byte_count = s_axis_rc_tdata[28:16];
-reg  [12:0] stream_read_bytes;
-wire [12:0] piece_offset_bytes = stream_read_bytes - completion_byte_count;
-assign piece_offset = piece_offset_bytes[11:0];
+assign piece_offset = completion_offset[11:0];
 assign piece_bytes = {completion_dwords, 2'b00};
 wire        piece_flowing = piece_announced || (piece_valid && piece_ready);
 // Dwords of this beat in the realigner's frame: the descriptor's 3 and the payload on the first
@@ -322,13 +320,13 @@ always @(posedge clk) begin
             first_beat <= 1'b1;
             read_is_stream <= 1'b0;
             if (read_valid) begin
-                tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {6'd0, read_dwords})};
+                tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})};
                 tlp_dwords_left <= 6'd4;
                 tlp_is_read <= 1'b1;
-                last_be <= read_dwords == 5'd1 ? 4'h0 : 4'hF;
-                read_start <= read_address[11:0];
+                last_be <= read_dwords == 7'd1 ? 4'h0 : 4'hF;
+                request_bytes <= {4'd0, read_dwords, 2'b00};
                 read_error <= 1'b0;
-                read_data <= 512'd0;
+                read_data <= 2048'd0;
                 completion_first_beat <= 1'b1;
                 state <= S_SEND;
             end else if (write_valid) begin
@@ -342,9 +340,8 @@ always @(posedge clk) begin
                 tlp_dwords_left <= 6'd4;
                 tlp_is_read <= 1'b1;
                 read_is_stream <= 1'b1;
-                stream_read_bytes <= {stream_read_dwords, 2'b00};
+                request_bytes <= {stream_read_dwords, 2'b00};
                 last_be <= stream_read_dwords == 11'd1 ? 4'h0 : 4'hF;
-                read_start <= stream_read_address[11:0];
                 stream_read_error <= 1'b0;
                 completion_first_beat <= 1'b1;
                 state <= S_SEND;
@@ -423,7 +420,7 @@ always @(posedge clk) begin
                 if (completion_first_beat) begin
                     // Descriptor in dwords 0-2, data from dword 3, placed by the lower address
                     for (index = 3; index < LANES; index = index + 1) begin
-                        if (completion_first_dword + index - 3 < 16) begin
+                        if (completion_first_dword + index - 3 < READ_DWORDS) begin
                             read_data[32*(completion_first_dword + index - 3) +: 32] <= s_axis_rc_tdata[32*index +: 32];
                         end
                     end
@@ -433,7 +430,7 @@ always @(posedge clk) begin
                     end
                 end else begin
                     for (index = 0; index < LANES; index = index + 1) begin
-                        if (place_dword + index < 16) begin
+                        if (place_dword + index < READ_DWORDS) begin
                             read_data[32*(place_dword + index) +: 32] <= s_axis_rc_tdata[32*index +: 32];
                         end
                     end

@@ -221,8 +221,10 @@ nvme_registers #(
 
 wire         write_valid, write_ready, write_done, read_valid, read_ready, read_done, read_error;
 wire [63:0]  write_address, read_address;
-wire [4:0]   write_dwords, read_dwords;
-wire [511:0] write_data, read_data;
+wire [4:0]   write_dwords;
+wire [6:0]   read_dwords;
+wire [511:0] write_data;
+wire [2047:0] read_data;
 
 wire         bulk_valid, bulk_ready, bulk_done;
 wire         io_start, io_done, io_active;
@@ -235,7 +237,8 @@ wire [15:0]  io_nlb;
 wire [4:0]   interrupt_vector;
 wire         engine_write_valid, engine_write_ready, engine_read_valid, engine_read_ready;
 wire [63:0]  engine_write_address, engine_read_address;
-wire [4:0]   engine_write_dwords, engine_read_dwords;
+wire [4:0]   engine_write_dwords;
+wire [6:0]   engine_read_dwords;
 wire [511:0] engine_write_data;
 wire         io_read_valid, io_stream_valid, stream_ready, stream_done;
 wire [63:0]  io_read_address, io_stream_address;
@@ -256,7 +259,7 @@ wire         piece_tvalid, piece_tready, piece_tlast;
 // Read's data as stream writes; the engine's only writes are completion entries)
 assign read_valid = io_active ? io_read_valid : engine_read_valid;
 assign read_address = io_active ? io_read_address : engine_read_address;
-assign read_dwords = io_active ? io_read_dwords : engine_read_dwords;
+assign read_dwords = io_active ? {2'd0, io_read_dwords} : engine_read_dwords;
 assign write_valid = engine_write_valid && !io_active;
 assign write_address = engine_write_address;
 assign write_dwords = engine_write_dwords;
@@ -298,7 +301,7 @@ nvme_io_command #(
     .start(io_start), .opcode(io_opcode), .nsid(io_nsid), .slba(io_slba), .nlb(io_nlb), .prp1(io_prp1),
     .prp2(io_prp2), .done(io_done), .status_code(io_status_code),
     .host_read_valid(io_read_valid), .host_read_ready(read_ready && io_active), .host_read_address(io_read_address),
-    .host_read_dwords(io_read_dwords), .host_read_done(read_done), .host_read_data(read_data),
+    .host_read_dwords(io_read_dwords), .host_read_done(read_done), .host_read_data(read_data[511:0]),
     .host_read_error(read_error),
     .host_stream_valid(io_stream_valid), .host_stream_ready(stream_ready), .host_stream_address(io_stream_address),
     .host_stream_dwords(io_stream_dwords), .host_stream_done(stream_done), .max_payload(cfg_max_payload),

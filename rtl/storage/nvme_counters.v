@@ -9,9 +9,11 @@
 //   its first doorbell since its last fetch (later doorbells before the fetch do not restart it).
 // - post: an NVM command's last data beat to its completion entry handed to the requester.
 // - interrupt: a completion's interrupt request (its entry is at the IP) to the MSI-X message.
-// - command: an entry's fetch request to its completion entry handed to the requester.
-// The engine runs one command at a time, so one stamp each suffices for the last three; a start
-// with no stop (an Asynchronous Event Request held open) is overwritten by the next start.
+// - command: an entry's fetch request (the batch's, for entries fetched together) to its
+//   completion entry handed to the requester.
+// The engine runs one command at a time and a batch's entries before any other fetch, so one
+// stamp each suffices for the last three; a start with no stop (an Asynchronous Event Request
+// held open) is overwritten by the next start.
 module nvme_counters #(
     // Queue slots the doorbell and fetch events can name (a power of two)
     parameter QUEUE_SLOTS = 32,
@@ -152,7 +154,7 @@ event_counters #(
 reg  [31:0]            doorbell_stamp [0:QUEUE_SLOTS-1];
 reg  [QUEUE_SLOTS-1:0] doorbell_waiting;
 reg  [31:0]            data_last_stamp, interrupt_stamp, fetch_stamp;
-reg                    data_last_armed, interrupt_armed, fetch_armed;
+reg                    data_last_armed, interrupt_armed, command_armed;
 
 always @(posedge clk) begin
     if (sq_doorbell_event && !doorbell_waiting[sq_doorbell_queue]) begin
@@ -162,7 +164,9 @@ always @(posedge clk) begin
     if (fetch_event) begin
         doorbell_waiting[fetch_queue] <= 1'b0;
         fetch_stamp <= cycles;
-        fetch_armed <= 1'b1;
+    end
+    if (command_event) begin
+        command_armed <= 1'b1;
     end
     if (data_last_event) begin
         data_last_stamp <= cycles;
@@ -170,7 +174,7 @@ always @(posedge clk) begin
     end
     if (completion_event) begin
         data_last_armed <= 1'b0;
-        fetch_armed <= 1'b0;
+        command_armed <= 1'b0;
     end
     if (interrupt_request_event && !interrupt_armed) begin
         interrupt_stamp <= cycles;
@@ -182,7 +186,7 @@ always @(posedge clk) begin
         doorbell_waiting <= {QUEUE_SLOTS{1'b0}};
         data_last_armed <= 1'b0;
         interrupt_armed <= 1'b0;
-        fetch_armed <= 1'b0;
+        command_armed <= 1'b0;
     end
 end
 
@@ -207,7 +211,7 @@ latency_stats interrupt_latency_inst (
 );
 latency_stats command_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(completion_event && fetch_armed), .sample(cycles - fetch_stamp),
+    .sample_valid(completion_event && command_armed), .sample(cycles - fetch_stamp),
     .latency_min(command_min), .latency_max(command_max), .latency_sum(command_sum), .latency_count(command_count)
 );
 

@@ -22,8 +22,9 @@
 // first, one per event; a fifth is refused with Asynchronous Event Request Limit Exceeded).
 // Every other admin opcode completes with Invalid Opcode.
 // I/O queues: when the admin queue has nothing to do, the I/O SQs with entries (and room in their
-// CQ) take turns, one command each; nvme_io_command executes it and the completion goes to the
-// SQ's CQ with that CQ's phase, raising its vector when its interrupts are enabled.
+// CQ) take turns, up to four commands each, fetched in one read; nvme_io_command executes them
+// one at a time and each completion goes to the SQ's CQ with that CQ's phase, raising its vector
+// when its interrupts are enabled.
 module nvme_queue_engine #(
     // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1)
     parameter QUEUES = 17,
@@ -62,9 +63,9 @@ module nvme_queue_engine #(
     output reg          read_valid,
     input  wire         read_ready,
     output reg  [63:0]  read_address,
-    output wire [4:0]   read_dwords,
+    output wire [6:0]   read_dwords,
     input  wire         read_done,
-    input  wire [511:0] read_data,
+    input  wire [2047:0] read_data,
     input  wire         read_error,
     // A completion's write went to the host: interrupt on its CQ's vector, after the entry so
     // that the message cannot pass it
@@ -130,7 +131,15 @@ assign write_dwords = 5'd4;
 reg    completion_in_flight;
 reg    completion_interrupts;
 assign interrupt_request = write_done && enabled && completion_in_flight && completion_interrupts;
-assign read_dwords = 5'd16;
+// Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
+// page, no more than its CQ has room for), executed in order before any other queue is served
+localparam FETCH_BATCH = 4;
+reg  [2:0]    fetch_count;
+reg  [2047:0] batch;           // the read's entries, the first in the low bits
+reg  [2:0]    batch_left;      // entries of the batch still to execute
+reg  [1:0]    batch_next;      // the next one's index
+reg           entry_unreadable; // the entry's fetch failed
+assign read_dwords = {fetch_count, 4'd0};
 
 reg [11:0] sq_head, sq_tail, cq_tail, cq_head;
 reg        phase;
@@ -279,6 +288,25 @@ always @* begin
         end
     end
 end
+// How many of the picked SQ's entries one read fetches: those waiting, up to the ring's end and
+// to the head's page end (a read never crosses 4 KiB; SQs are page aligned), no more than its CQ
+// has room for (so none of them can find the CQ full), at most FETCH_BATCH
+wire [QUEUE_INDEX_WIDTH-1:0] pick_cq = io_sq_cqid[io_pick];
+wire [15:0] pick_head = io_sq_head[io_pick];
+wire [15:0] pick_tail = io_sq_tail[io_pick];
+wire [15:0] pick_size = io_sq_size[io_pick];
+wire [15:0] pick_cq_head = io_cq_head[pick_cq];
+wire [15:0] pick_cq_tail = io_cq_tail[pick_cq];
+wire [15:0] pick_cq_size = io_cq_size[pick_cq];
+wire [15:0] pick_waiting = pick_tail >= pick_head ? pick_tail - pick_head : pick_tail + pick_size + 16'd1 - pick_head;
+wire [15:0] pick_to_end = pick_size + 16'd1 - pick_head;
+wire [15:0] pick_to_page = 16'd64 - {10'd0, pick_head[5:0]};
+wire [15:0] pick_cq_room = pick_cq_head > pick_cq_tail ? pick_cq_head - pick_cq_tail - 16'd1
+                         : pick_cq_head + pick_cq_size - pick_cq_tail;
+wire [15:0] pick_limit_sq = pick_waiting < pick_to_end ? pick_waiting : pick_to_end;
+wire [15:0] pick_limit_room = pick_to_page < pick_cq_room ? pick_to_page : pick_cq_room;
+wire [15:0] pick_limit = pick_limit_sq < pick_limit_room ? pick_limit_sq : pick_limit_room;
+wire [2:0]  pick_count = pick_limit > FETCH_BATCH ? FETCH_BATCH[2:0] : pick_limit[2:0];
 wire [QUEUE_INDEX_WIDTH-1:0] current_cq = io_sq_cqid[current_queue];
 wire [15:0] current_sq_head_next = io_sq_head[current_queue] == io_sq_size[current_queue] ? 16'd0
                                  : io_sq_head[current_queue] + 16'd1;
@@ -320,7 +348,7 @@ assign sq_doorbell_queue = doorbell_index;
 assign event_fetch = read_valid && read_ready;
 assign fetch_queue = current_queue;
 assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
-assign event_command_unreadable = read_error;
+assign event_command_unreadable = entry_unreadable;
 // The engine writes nothing but completion entries
 assign event_completion = write_valid && write_ready;
 assign completion_status_type = status_type;
@@ -393,7 +421,15 @@ always @(posedge clk) begin
     case (state)
         S_IDLE: begin
             if (enabled) begin
-                if (!cq_full && event_pending && event_request_waiting) begin
+                if (batch_left != 3'd0) begin
+                    // The batch's next entry (its CQ's room was counted when it was fetched)
+                    entry <= batch[512 * batch_next +: 512];
+                    entry_unreadable <= 1'b0;
+                    batch_next <= batch_next + 2'd1;
+                    batch_left <= batch_left - 3'd1;
+                    io_sq_head[current_queue] <= current_sq_head_next;
+                    state <= S_EXECUTE;
+                end else if (!cq_full && event_pending && event_request_waiting) begin
                     // An event completes the oldest waiting Asynchronous Event Request
                     for (index = 0; index < EVENT_REQUEST_LIMIT - 1; index = index + 1) begin
                         event_request_cid[index] <= event_request_cid[index + 1];
@@ -403,16 +439,20 @@ always @(posedge clk) begin
                     result <= {8'd0, 8'h01, event_information, 5'd0, 3'd0};
                     status_code <= SC_SUCCESS;
                     status_type <= 3'd0;
+                    // An admin completion, whichever queue ran last
+                    current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     state <= S_POST;
                 end else if (!cq_full && sq_head != sq_tail) begin
                     current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     read_address <= sq_base + {46'd0, sq_head, 6'd0};
+                    fetch_count <= 3'd1;
                     read_valid <= 1'b1;
                     state <= S_FETCH;
                 end else if (io_found) begin
                     current_queue <= io_pick;
                     next_queue <= io_pick + 1'b1;
                     read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
+                    fetch_count <= pick_count;
                     read_valid <= 1'b1;
                     state <= S_FETCH;
                 end
@@ -420,7 +460,13 @@ always @(posedge clk) begin
         end
         S_FETCH: begin
             if (read_done) begin
-                entry <= read_data;
+                // The first entry now, the rest of the batch after it; a failed read is one
+                // unreadable entry (the rest are fetched again)
+                batch <= read_data;
+                entry <= read_data[511:0];
+                entry_unreadable <= read_error;
+                batch_next <= 2'd1;
+                batch_left <= read_error ? 3'd0 : fetch_count - 3'd1;
                 if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
                     sq_head <= sq_head_next;
                 end else begin
@@ -442,7 +488,7 @@ always @(posedge clk) begin
             status_code <= SC_SUCCESS;
             status_type <= 3'd0;
             state <= S_POST;
-            if (read_error) begin
+            if (entry_unreadable) begin
                 // The entry could not be read: its CID is unknown, so the host sees 0
                 completion_cid <= 16'd0;
                 status_code <= SC_DATA_TRANSFER_ERROR;
@@ -649,6 +695,7 @@ always @(posedge clk) begin
         io_sq_valid <= {QUEUE_SLOTS{1'b0}};
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
+        batch_left <= 3'd0;
         completion_in_flight <= 1'b0;
         io_start <= 1'b0;
         read_valid <= 1'b0;
