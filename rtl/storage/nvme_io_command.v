@@ -232,7 +232,8 @@ always @(posedge clk) begin
                 // A Read is done when its last piece has left (it may be sending now)
                 if (streams_in_flight == 6'd0 && !stream_issued && writes_in_flight == 6'd0) begin
                     if (write_failed) status_code <= SC_INTERNAL_ERROR;
-                    state <= S_FINISH;
+                    done <= 1'b1;
+                    state <= S_IDLE;
                 end
             end else if (page_left == 13'd0) begin
                 state <= S_PAGE;

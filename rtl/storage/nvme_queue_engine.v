@@ -82,7 +82,7 @@ module nvme_queue_engine #(
     input  wire         bulk_done,
 
     // NVM commands of the I/O queues, to nvme_io_command (it has the requester while busy)
-    output reg          io_start,
+    output wire         io_start,
     output wire [7:0]   io_opcode,
     output wire [31:0]  io_nsid,
     output wire [63:0]  io_slba,
@@ -173,6 +173,7 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
+assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3, S_WRITE = 3'd4,
                  S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6, S_IO = 3'd7;
@@ -402,7 +403,6 @@ end
 integer index;
 always @(posedge clk) begin
     event_command <= 1'b0;
-    io_start <= 1'b0;
     created_sq <= 1'b0;
     created_cq <= 1'b0;
     if (write_done) begin
@@ -477,8 +477,7 @@ always @(posedge clk) begin
         end
         S_IO: begin
             if (io_done) begin
-                status_code <= io_status_code;
-                state <= S_POST;
+                post(io_status_code, 3'd0);
             end
         end
         S_EXECUTE: begin
@@ -493,8 +492,7 @@ always @(posedge clk) begin
                 completion_cid <= 16'd0;
                 status_code <= SC_DATA_TRANSFER_ERROR;
             end else if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
-                // An NVM command
-                io_start <= 1'b1;
+                // An NVM command: nvme_io_command takes it this cycle (io_start)
                 state <= S_IO;
             end else begin
                 case (opcode)
@@ -646,23 +644,7 @@ always @(posedge clk) begin
             end
         end
         S_POST: begin
-            // DW0 result, DW2 SQ head and SQ ID, DW3 CID, phase and status (DNR on errors)
-            if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
-                write_address <= cq_base + {48'd0, cq_tail, 4'd0};
-                write_data <= {384'd0, status_code != SC_SUCCESS, 1'b0, 2'b00, status_type, status_code, phase,
-                               completion_cid, 16'd0, 4'd0, sq_head, 32'd0, result};
-                interrupt_vector <= 5'd0;
-                completion_interrupts <= 1'b1;
-            end else begin
-                write_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
-                write_data <= {384'd0, status_code != SC_SUCCESS, 1'b0, 2'b00, status_type, status_code,
-                               io_cq_phase[current_cq], completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
-                               io_sq_head[current_queue], 32'd0, result};
-                interrupt_vector <= io_cq_vector[current_cq][4:0];
-                completion_interrupts <= io_cq_interrupts[current_cq];
-            end
-            write_valid <= 1'b1;
-            state <= S_WRITE;
+            post(status_code, status_type);
         end
         default: begin  // S_WRITE
             if (!write_valid || write_ready) begin
@@ -697,12 +679,36 @@ always @(posedge clk) begin
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
         completion_in_flight <= 1'b0;
-        io_start <= 1'b0;
         read_valid <= 1'b0;
         write_valid <= 1'b0;
         bulk_valid <= 1'b0;
     end
 end
+
+// The completion entry to the current queue's CQ: DW0 result, DW2 SQ head and SQ ID, DW3 CID,
+// phase and status (DNR on errors); status_code/type keep the status for the counters
+task post(input [7:0] code, input [2:0] code_type);
+    begin
+        status_code <= code;
+        status_type <= code_type;
+        if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
+            write_address <= cq_base + {48'd0, cq_tail, 4'd0};
+            write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, phase,
+                           completion_cid, 16'd0, 4'd0, sq_head, 32'd0, result};
+            interrupt_vector <= 5'd0;
+            completion_interrupts <= 1'b1;
+        end else begin
+            write_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
+            write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code,
+                           io_cq_phase[current_cq], completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
+                           io_sq_head[current_queue], 32'd0, result};
+            interrupt_vector <= io_cq_vector[current_cq][4:0];
+            completion_interrupts <= io_cq_interrupts[current_cq];
+        end
+        write_valid <= 1'b1;
+        state <= S_WRITE;
+    end
+endtask
 
 endmodule
 
