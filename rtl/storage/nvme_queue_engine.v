@@ -422,13 +422,7 @@ always @(posedge clk) begin
         S_IDLE: begin
             if (enabled) begin
                 if (batch_left != 3'd0) begin
-                    // The batch's next entry (its CQ's room was counted when it was fetched)
-                    entry <= batch[512 * batch_next +: 512];
-                    entry_unreadable <= 1'b0;
-                    batch_next <= batch_next + 2'd1;
-                    batch_left <= batch_left - 3'd1;
-                    io_sq_head[current_queue] <= current_sq_head_next;
-                    state <= S_EXECUTE;
+                    take_batch_entry();
                 end else if (!cq_full && event_pending && event_request_waiting) begin
                     // An event completes the oldest waiting Asynchronous Event Request
                     for (index = 0; index < EVENT_REQUEST_LIMIT - 1; index = index + 1) begin
@@ -661,7 +655,12 @@ always @(posedge clk) begin
                         io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
                     end
                 end
-                state <= S_IDLE;
+                // A batch goes straight on to its next entry
+                if (batch_left != 3'd0) begin
+                    take_batch_entry();
+                end else begin
+                    state <= S_IDLE;
+                end
             end
         end
     endcase
@@ -687,6 +686,18 @@ end
 
 // The completion entry to the current queue's CQ: DW0 result, DW2 SQ head and SQ ID, DW3 CID,
 // phase and status (DNR on errors); status_code/type keep the status for the counters
+// The batch's next entry (its CQ's room was counted when it was fetched)
+task take_batch_entry;
+    begin
+        entry <= batch[512 * batch_next +: 512];
+        entry_unreadable <= 1'b0;
+        batch_next <= batch_next + 2'd1;
+        batch_left <= batch_left - 3'd1;
+        io_sq_head[current_queue] <= current_sq_head_next;
+        state <= S_EXECUTE;
+    end
+endtask
+
 task post(input [7:0] code, input [2:0] code_type);
     begin
         status_code <= code;

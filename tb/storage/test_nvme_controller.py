@@ -729,10 +729,10 @@ async def random_mixed_traffic_over_sixteen_queue_pairs(dut):
         assert tb.device_view.msi_vectors[pair.qid].event.is_set(), f"no MSI-X message on CQ {pair.qid}'s vector"
 
 
-# Figures the engine does not reach yet (one command at a time, data in 64-byte pieces): recorded
-# and reported against their targets; the test fails when one starts passing, so this list
-# cannot go stale.
-TARGETS_NOT_YET_MET = {"read_iops_512", "write_iops_512", "read_utilisation_4k", "write_utilisation_4k"}
+# Figures the engine does not reach yet (one command at a time; a Write's host reads one at a
+# time): recorded and reported against their targets; the test fails when one starts passing, so
+# this list cannot go stale.
+TARGETS_NOT_YET_MET = {"write_iops_512", "read_utilisation_4k", "write_utilisation_4k"}
 
 
 class SignalStamps:
