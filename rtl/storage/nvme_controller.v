@@ -117,7 +117,7 @@ localparam VECTORS = 32;
 wire clk = user_clk;
 wire rst = user_reset;
 
-wire         enabled, doorbell_valid, doorbell_is_cq_head, invalid_doorbell;
+wire         enabled, stopping, engine_busy, doorbell_valid, doorbell_is_cq_head, invalid_doorbell;
 wire [11:0]  admin_sq_size, admin_cq_size;
 wire [63:0]  admin_sq_base, admin_cq_base;
 wire [6:0]   doorbell_queue;
@@ -211,7 +211,8 @@ nvme_registers #(
     .s_axil_araddr(window_araddr[0 +: WINDOW_ADDR_WIDTH]), .s_axil_arvalid(window_arvalid[0]),
     .s_axil_arready(window_arready[0]), .s_axil_rdata(window_rdata[0 +: 32]), .s_axil_rresp(window_rresp[0 +: 2]),
     .s_axil_rvalid(window_rvalid[0]), .s_axil_rready(window_rready[0]),
-    .enabled(enabled), .admin_sq_size(admin_sq_size), .admin_cq_size(admin_cq_size), .admin_sq_base(admin_sq_base),
+    .enabled(enabled), .stopping(stopping), .engine_busy(engine_busy), .admin_sq_size(admin_sq_size),
+    .admin_cq_size(admin_cq_size), .admin_sq_base(admin_sq_base),
     .admin_cq_base(admin_cq_base), .interrupt_mask(),
     .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
     .doorbell_value(doorbell_value), .invalid_doorbell(invalid_doorbell)
@@ -377,7 +378,8 @@ nvme_queue_engine #(
     .LBA_SHIFT(LBA_SHIFT)
 ) queue_engine_inst (
     .clk(clk), .rst(rst),
-    .enabled(enabled), .sq_size(admin_sq_size), .cq_size(admin_cq_size), .sq_base(admin_sq_base),
+    .enabled(enabled), .stopping(stopping), .busy(engine_busy), .sq_size(admin_sq_size),
+    .cq_size(admin_cq_size), .sq_base(admin_sq_base),
     .cq_base(admin_cq_base),
     .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
     .doorbell_value(doorbell_value), .invalid_doorbell(invalid_doorbell),

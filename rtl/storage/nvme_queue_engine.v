@@ -43,6 +43,8 @@ module nvme_queue_engine #(
     input  wire         rst,
 
     input  wire         enabled,
+    input  wire         stopping,     // the host is disabling the controller: start nothing new
+    output wire         busy,         // a command is in hand (its transfers may be in flight)
     input  wire [11:0]  sq_size,      // entries - 1
     input  wire [11:0]  cq_size,
     input  wire [63:0]  sq_base,
@@ -173,6 +175,7 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
+assign busy = state != S_IDLE;
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3, S_WRITE = 3'd4,
@@ -420,7 +423,7 @@ always @(posedge clk) begin
 
     case (state)
         S_IDLE: begin
-            if (enabled) begin
+            if (enabled && !stopping) begin
                 if (batch_left != 3'd0) begin
                     take_batch_entry();
                 end else if (!cq_full && event_pending && event_request_waiting) begin
@@ -656,7 +659,7 @@ always @(posedge clk) begin
                     end
                 end
                 // A batch goes straight on to its next entry
-                if (batch_left != 3'd0) begin
+                if (batch_left != 3'd0 && !stopping) begin
                     take_batch_entry();
                 end else begin
                     state <= S_IDLE;

@@ -8,7 +8,9 @@
 // (CC.EN starts and resets the controller, CC.SHN shuts it down, INTMS/INTMC set and clear the
 // one mask, a doorbell is an event), and CSTS follows the controller rather than the host.
 // - CC.EN 0 -> 1 latches the admin queue registers and, READY_DELAY cycles later, sets
-//   CSTS.RDY; EN 1 -> 0 resets the controller (queues forgotten) and clears RDY the same way.
+//   CSTS.RDY; EN 1 -> 0 resets the controller (queues forgotten) and clears RDY the same way,
+//   but only once the queue engine has stopped (stopping tells it to start nothing new; the
+//   command it is running finishes, so no data transfer is cut in half).
 //   While EN is 1 the host may change only SHN; AQA, ASQ and ACQ are read-only until EN is 0.
 // - CC.SHN (normal or abrupt) sets CSTS.SHST to "occurring", then "complete".
 // - CC with an I/O queue entry size other than 64 B (SQ) / 16 B (CQ), or a memory page size
@@ -47,6 +49,8 @@ module nvme_registers #(
 
     // The controller's view
     output reg                    enabled,           // CSTS.RDY: queues may be used
+    output wire                   stopping,          // CC.EN is 0 while RDY is 1: start nothing new
+    input  wire                   engine_busy,       // the queue engine has a command in hand
     output reg  [11:0]            admin_sq_size,     // entries - 1
     output reg  [11:0]            admin_cq_size,
     output reg  [63:0]            admin_sq_base,
@@ -93,6 +97,8 @@ assign s_axil_wready = write_now;
 assign s_axil_bresp = 2'b00;
 assign s_axil_arready = !s_axil_rvalid;
 assign s_axil_rresp = 2'b00;
+
+assign stopping = enabled && !cc[0];
 
 function [31:0] merge(input [31:0] old, input [31:0] new_value, input [3:0] strobe);
     integer byte_index;
@@ -172,9 +178,13 @@ always @(posedge clk) begin
                     fatal <= 1'b1;
                 end
             end else if (!cc[0]) begin
-                enabled <= 1'b0;
-                fatal <= 1'b0;
-                shutdown_state <= 2'b00;
+                if (engine_busy) begin
+                    changing <= 1'b1;  // asked again next cycle
+                end else begin
+                    enabled <= 1'b0;
+                    fatal <= 1'b0;
+                    shutdown_state <= 2'b00;
+                end
             end
             if (cc[0] && cc[15:14] != 2'b00) begin
                 shutdown_state <= 2'b10;  // shutdown processing complete

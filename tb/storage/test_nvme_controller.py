@@ -84,6 +84,7 @@ class TB:
         self.bar = None
         self.host = None
         self.expected_sq_heads = {}
+        self.next_cid = 0
         parameters = build_parameters()
         self.lba_shift = parameters.get("LBA_SHIFT", 9)
         self.namespace_blocks = parameters.get("NAMESPACE_BLOCKS", 2048)
@@ -658,6 +659,46 @@ def check_data(tb: TB, model: nvme_nvm.NvmModel, read_back: list[tuple[int, byte
     return sum(len(data) for _, data in read_back)
 
 
+async def random_round(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel, rng, count: int) -> tuple[int, int]:
+    """`count` random Read, Write, Flush and Write Zeroes of 1 to 12 blocks with random PRP layouts
+    on random queues, each queue in its own slice of the namespace (so the model's order within a
+    queue is the engine's, whatever the interleaving): the scoreboard, the data and the counters
+    checked. Returns the commands and the read bytes checked."""
+    block = 1 << tb.lba_shift
+    slice_blocks = tb.namespace_blocks // len(pairs)
+    opcodes = [nvme_nvm.OP_READ] * 4 + [nvme_nvm.OP_WRITE] * 4 + [nvme_nvm.OP_FLUSH, nvme_nvm.OP_WRITE_ZEROES]
+    await tb.host.clear_counters()
+    cursor = [0]
+    submitted = {pair.qid: [] for pair in pairs}
+    expected, read_back = {}, []
+    for _ in range(count):
+        opcode = rng.choice(opcodes)
+        blocks = rng.randint(1, min(12, slice_blocks))
+        length = blocks * block
+        pair = rng.choice(pairs)
+        slba = (pair.qid - 1) * slice_blocks + rng.randrange(slice_blocks - blocks + 1)
+        prp1 = prp2 = 0
+        if opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
+            prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
+            for address, page in entries:
+                tb.write_memory(address, struct.pack("<Q", page))
+            if opcode == nvme_nvm.OP_WRITE:
+                for address, size in nvme_nvm.prp_pages(prp1, prp2, length, tb.read_memory):
+                    tb.write_memory(address, rng.randbytes(size))
+        tb.next_cid = (tb.next_cid + 1) & 0xFFFF
+        entry = nvme_nvm.io_command(opcode, tb.next_cid, slba, blocks, prp1, prp2)
+        expected[(pair.qid, tb.next_cid)] = model.execute(entry, tb.read_memory,
+                                                          lambda address, data: read_back.append((address, data)))
+        submitted[pair.qid].append(entry)
+    completions = await tb.run_commands(pairs, submitted, polls=40000)
+    check_io_completions(tb, pairs, submitted, completions, expected)
+    checked = check_data(tb, model, read_back)
+    executed = [(entry, expected[(qid, int.from_bytes(entry[2:4], "little"))])
+                for qid, entries in submitted.items() for entry in entries]
+    check_counters(await tb.host.read_counters(), block, executed)
+    return count, checked
+
+
 COMMANDS_PER_ROUND = 48
 
 
@@ -681,52 +722,86 @@ async def random_mixed_traffic_over_sixteen_queue_pairs(dut):
     contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
     tb.namespace.write(0, contents)
     model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
-    block = 1 << tb.lba_shift
-    slice_blocks = tb.namespace_blocks // queues
-    opcodes = [nvme_nvm.OP_READ] * 4 + [nvme_nvm.OP_WRITE] * 4 + [nvme_nvm.OP_FLUSH, nvme_nvm.OP_WRITE_ZEROES]
-    cid = 0
+    # An Asynchronous Event Request waits on the admin queue while the I/O queues are busy
+    await admin.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, 0x77))
+    await ClockCycles(dut.user_clk, 200)  # taken before the counters are cleared
     for round_index in range(2):
-        await tb.host.clear_counters()
-        cursor = [0]
-        commands_left = COMMANDS_PER_ROUND
-        submitted = {pair.qid: [] for pair in pairs}
-        expected = {}
-        read_back = []
-        while True:
-            opcode = rng.choice(opcodes)
-            blocks = rng.randint(1, min(12, slice_blocks))
-            length = blocks * block
-            if commands_left == 0:
-                break
-            commands_left -= 1
-            pair = rng.choice(pairs)
-            slba = (pair.qid - 1) * slice_blocks + rng.randrange(slice_blocks - blocks + 1)
-            prp1 = prp2 = 0
-            if opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
-                prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
-                for address, page in entries:
-                    tb.write_memory(address, struct.pack("<Q", page))
-                if opcode == nvme_nvm.OP_WRITE:
-                    for address, size in nvme_nvm.prp_pages(prp1, prp2, length, tb.read_memory):
-                        tb.write_memory(address, rng.randbytes(size))
-            cid = (cid + 1) & 0xFFFF
-            entry = nvme_nvm.io_command(opcode, cid, slba, blocks, prp1, prp2)
-            # The queues' slices never overlap, so running the model in submission order predicts
-            # whatever order the engine interleaves the queues in
-            expected[(pair.qid, cid)] = model.execute(entry, tb.read_memory,
-                                                      lambda address, data: read_back.append((address, data)))
-            submitted[pair.qid].append(entry)
-        completions = await tb.run_commands(pairs, submitted, polls=40000)
-        check_io_completions(tb, pairs, submitted, completions, expected)
-        checked = check_data(tb, model, read_back)
-        commands = sum(len(entries) for entries in submitted.values())
-        executed = [(entry, expected[(qid, int.from_bytes(entry[2:4], "little"))])
-                    for qid, entries in submitted.items() for entry in entries]
-        check_counters(await tb.host.read_counters(), block, executed)
+        commands, checked = await random_round(tb, pairs, model, rng, COMMANDS_PER_ROUND)
         dut._log.info("round %d: %d commands over %d queues, %d read bytes and the namespace checked",
                       round_index, commands, queues, checked)
+        if round_index == 0:
+            # A doorbell of a queue that does not exist, right after I/O: the event completes the
+            # request on the admin CQ (not the CQ of the I/O queue that ran last)
+            await tb.bar.write_dword(tb.host.doorbell(40, False), 1)
+            [event] = await tb.reap(admin, 1)
+            assert (event.sq_id, event.cid, event.status_code) == (0, 0x77, 0), event
+            assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_REGISTER), event
     for pair in pairs:
         assert tb.device_view.msi_vectors[pair.qid].event.is_set(), f"no MSI-X message on CQ {pair.qid}'s vector"
+
+
+@cocotb.test(timeout_time=20000, timeout_unit="us")
+async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
+    """CC.EN cleared while 16 queues are busy with 4 KiB Reads and Writes: CSTS.RDY clears once the
+    command in hand has finished (no transfer cut in half, no request left waiting), every
+    completion posted before it is one the model predicts (a completed Read's data included);
+    then the driver's start-up again and a round of random traffic with every byte checked:
+    nothing was left stuck."""
+    rng = test_rng("disable")
+    tb = TB(dut)
+    await tb.bring_up()
+    await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    admin = await tb.admin_queue(16)
+    pairs = await tb.create_io_pairs(admin, 16, 16)
+    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
+    tb.namespace.write(0, contents)
+    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    blocks = 4096 >> tb.lba_shift
+    submitted, expected, read_back = {pair.qid: [] for pair in pairs}, {}, {}
+    for slot in range(8 * len(pairs)):
+        pair = pairs[slot % len(pairs)]
+        opcode = nvme_nvm.OP_READ if slot % 2 else nvme_nvm.OP_WRITE
+        buffer = tb.data_base + slot * 4096
+        if opcode == nvme_nvm.OP_WRITE:
+            tb.write_memory(buffer, rng.randbytes(4096))
+        # Every command its own blocks, so any subset of them may have run
+        entry = nvme_nvm.io_command(opcode, 0x500 + slot, slot * blocks, blocks, buffer)
+        key = (pair.qid, 0x500 + slot)
+        expected[key] = model.execute(entry, tb.read_memory,
+                                      lambda address, data, key=key: read_back.setdefault(key, []).append((address, data)))
+        submitted[pair.qid].append(entry)
+    for pair in pairs:
+        for entry in submitted[pair.qid]:
+            pair.place(entry)
+        await pair.ring()
+    # Disable once some commands have completed
+    posted = {pair.qid: [] for pair in pairs}
+    for _ in range(2000):
+        for pair in pairs:
+            posted[pair.qid] += await pair.reap(ring_head=False)
+        if sum(map(len, posted.values())) >= 16:
+            break
+        await ClockCycles(dut.user_clk, 8)
+    await tb.bar.write_dword(CC, 0)
+    await tb.host.wait_status(CSTS_RDY, 0)
+    for pair in pairs:
+        posted[pair.qid] += await pair.reap(ring_head=False)
+    done = [(qid, completion) for qid, completions in posted.items() for completion in completions]
+    assert 16 <= len(done) < len(expected), f"{len(done)} of {len(expected)} completed: not mid-traffic"
+    for qid, completion in done:
+        key = (qid, completion.cid)
+        assert completion.sq_id == qid and key in expected and completion.status_code == expected[key], completion
+        for address, data in read_back.get(key, []):
+            assert tb.read_memory(address, len(data)) == data, f"completed Read {key} data at {address:#x} differs"
+    dut._log.info("CC.EN cleared after %d of %d commands completed; RDY cleared", len(done), len(expected))
+    # Start again from scratch: the namespace and the model afresh
+    admin = await tb.admin_queue(16)
+    pairs = await tb.create_io_pairs(admin, 16, 8)
+    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
+    tb.namespace.write(0, contents)
+    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    commands, checked = await random_round(tb, pairs, model, rng, COMMANDS_PER_ROUND)
+    dut._log.info("after the reset: %d commands, %d read bytes and the namespace checked", commands, checked)
 
 
 # Figures the engine does not reach yet (one command at a time; a Write's host reads one at a
