@@ -690,7 +690,7 @@ async def random_round(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel,
         expected[(pair.qid, tb.next_cid)] = model.execute(entry, tb.read_memory,
                                                           lambda address, data: read_back.append((address, data)))
         submitted[pair.qid].append(entry)
-    completions = await tb.run_commands(pairs, submitted, polls=40000)
+    completions = await tb.run_commands(pairs, submitted, polls=8000)
     check_io_completions(tb, pairs, submitted, completions, expected)
     checked = check_data(tb, model, read_back)
     executed = [(entry, expected[(qid, int.from_bytes(entry[2:4], "little"))])
