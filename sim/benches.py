@@ -131,9 +131,11 @@ BENCHES = (
           "PSN rules, bad keys, doorbells, completions", module="test_rdma_responder,test_rdma_requester"),
     Bench("rdma_engine_pair", "rdma_engine_pair", "tb/rdma", (COMMON, RDMA, RDMA_TB), WIDTHS,
           "Two RC engines back to back over the Python wire: WRITE/READ both ways at once, exactly once through loss"),
+    # The largest build (64 I/O queue pairs) runs every test too
     Bench("nvme_controller", "nvme_controller", "tb/storage", (COMMON, PCIE, STORAGE),
-          ({"DATA_WIDTH": 512}, {"DATA_WIDTH": 256}),
-          "NVMe controller over PCIe, host played by cocotbext-pcie: BAR0 registers, enable and shutdown handshakes"),
+          ({"DATA_WIDTH": 512}, {"DATA_WIDTH": 256}, {"DATA_WIDTH": 512, "QUEUES": 65}),
+          "NVMe controller over PCIe, host played by cocotbext-pcie: registers, admin and I/O queues, NVM commands, "
+          "random traffic over every queue pair, disable mid-traffic, counters and figures"),
     Bench("roce_rx_parser", "roce_rx_parser", "tb/rdma", (COMMON, RDMA), WIDTHS,
           "RoCEv2 receive parser: every opcode against the model, each malformed frame dropped with its cause, overflow"),
 )

@@ -107,7 +107,7 @@ MUTATIONS = [
                  "nvm_commands_move_every_byte_as_the_model_predicts",
                  id="requester-sends-back-to-back-writes-without-the-second-descriptor"),
     pytest.param("nvme_controller", "storage/nvme_queue_engine.v", "        entry <= batch[512 * batch_next +: 512];",
-                 "        entry <= batch[511:0];", "random_mixed_traffic_over_sixteen_queue_pairs",
+                 "        entry <= batch[511:0];", "random_mixed_traffic_over_every_queue_pair",
                  id="nvme-batch-runs-its-first-entry-again"),
     pytest.param("nvme_controller", "storage/nvme_registers.v", "                if (engine_busy) begin",
                  "                if (1'b0) begin", "disabling_in_the_middle_of_traffic_resets_cleanly",

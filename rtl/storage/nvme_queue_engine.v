@@ -125,7 +125,8 @@ localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
 // Asynchronous event: error status, information 00h (invalid doorbell register) or 01h
 // (invalid doorbell write value), log page 01h (error information)
 localparam [7:0] AEI_INVALID_REGISTER = 8'h00, AEI_INVALID_VALUE = 8'h01;
-localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUES - 2;
+localparam [31:0] QUEUE_COUNT = QUEUES;
+localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUE_COUNT[15:0] - 16'd2;
 
 assign write_dwords = 5'd4;
 // Every write this engine makes is a completion entry
@@ -320,7 +321,7 @@ wire [15:0] queue_id = cdw10[15:0];
 wire [15:0] queue_size = cdw10[31:16];
 wire        queue_contiguous = cdw11[0];
 wire [15:0] queue_vector_or_cq = cdw11[31:16];
-wire        queue_id_exists = queue_id != 16'd0 && queue_id < QUEUES;
+wire        queue_id_exists = queue_id != 16'd0 && {16'd0, queue_id} < QUEUE_COUNT;
 wire [QUEUE_INDEX_WIDTH-1:0] queue_index = queue_id[QUEUE_INDEX_WIDTH-1:0];
 wire [QUEUE_INDEX_WIDTH-1:0] sq_cq_index = queue_vector_or_cq[QUEUE_INDEX_WIDTH-1:0];
 reg         cq_has_sq;
@@ -336,7 +337,7 @@ end
 
 // The doorbell's queue, for I/O queues
 wire [QUEUE_INDEX_WIDTH-1:0] doorbell_index = doorbell_queue[QUEUE_INDEX_WIDTH-1:0];
-wire        doorbell_io_exists = doorbell_queue < QUEUES
+wire        doorbell_io_exists = {25'd0, doorbell_queue} < QUEUE_COUNT
                               && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
 wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] : io_sq_size[doorbell_index];
 
@@ -570,7 +571,7 @@ always @(posedge clk) begin
                         end else if (!queue_contiguous) begin
                             status_type <= 3'd0;
                             status_code <= SC_INVALID_FIELD;
-                        end else if (queue_vector_or_cq == 16'd0 || queue_vector_or_cq >= QUEUES
+                        end else if (queue_vector_or_cq == 16'd0 || {16'd0, queue_vector_or_cq} >= QUEUE_COUNT
                                      || !io_cq_valid[sq_cq_index]) begin
                             status_code <= SC_CQ_INVALID;
                         end else if (prp1[11:0] != 12'd0) begin

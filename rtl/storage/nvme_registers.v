@@ -100,6 +100,8 @@ assign s_axil_rresp = 2'b00;
 
 assign stopping = enabled && !cc[0];
 
+localparam [31:0] DOORBELL_COUNT = 2 * QUEUES;  // an SQ tail and a CQ head per queue
+
 function [31:0] merge(input [31:0] old, input [31:0] new_value, input [3:0] strobe);
     integer byte_index;
     begin
@@ -126,7 +128,7 @@ always @(posedge clk) begin
     if (write_now) begin
         s_axil_bvalid <= 1'b1;
         if (doorbell_address) begin
-            if (!enabled || doorbell_index >= 2 * QUEUES) begin
+            if (!enabled || {21'd0, doorbell_index} >= DOORBELL_COUNT) begin
                 invalid_doorbell <= 1'b1;
             end else begin
                 doorbell_valid <= 1'b1;
