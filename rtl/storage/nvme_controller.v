@@ -256,17 +256,19 @@ wire [DATA_WIDTH-1:0]   piece_tdata;
 wire [DATA_WIDTH/8-1:0] piece_tkeep;
 wire         piece_tvalid, piece_tready, piece_tlast;
 
-// The requester serves the queue engine, or the NVM command while one runs (its reads, and a
-// Read's data as stream writes; the engine's only writes are completion entries)
+// The requester serves the queue engine's entry fetches, or the NVM command's reads while one
+// runs; completion entries (the only small writes) go whenever the requester takes them, so one
+// can go out while the next command starts; a Read's data goes as stream writes, a Write's as
+// stream reads
 assign read_valid = io_active ? io_read_valid : engine_read_valid;
 assign read_address = io_active ? io_read_address : engine_read_address;
 assign read_dwords = io_active ? {2'd0, io_read_dwords} : engine_read_dwords;
-assign write_valid = engine_write_valid && !io_active;
+assign write_valid = engine_write_valid;
 assign write_address = engine_write_address;
 assign write_dwords = engine_write_dwords;
 assign write_data = engine_write_data;
 assign engine_read_ready = read_ready && !io_active;
-assign engine_write_ready = write_ready && !io_active;
+assign engine_write_ready = write_ready;
 
 // ---- NVM commands: host pages to and from the namespace ----
 
@@ -364,8 +366,8 @@ wire [10:0]  bulk_dwords, bulk_source_index;
 // Counter events
 localparam QUEUE_INDEX_WIDTH = $clog2(QUEUES);
 localparam QUEUE_SLOTS = 1 << QUEUE_INDEX_WIDTH;
-wire         event_command, event_command_admin, event_command_unreadable, event_completion, event_sq_doorbell,
-             event_fetch;
+wire         event_command, event_command_admin, event_command_unreadable, event_post, event_completion,
+             event_sq_doorbell, event_fetch;
 wire [2:0]   completion_status_type;
 wire [7:0]   completion_status_code;
 wire [QUEUE_INDEX_WIDTH-1:0] sq_doorbell_queue, fetch_queue;
@@ -393,7 +395,8 @@ nvme_queue_engine #(
     .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),
     .io_prp1(io_prp1), .io_prp2(io_prp2), .io_done(io_done), .io_status_code(io_status_code), .io_active(io_active),
     .event_command(event_command), .event_command_admin(event_command_admin),
-    .event_command_unreadable(event_command_unreadable), .event_completion(event_completion),
+    .event_command_unreadable(event_command_unreadable), .event_post(event_post),
+    .event_completion(event_completion),
     .completion_status_type(completion_status_type), .completion_status_code(completion_status_code),
     .event_sq_doorbell(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue), .event_fetch(event_fetch),
     .fetch_queue(fetch_queue)
@@ -415,7 +418,7 @@ nvme_counters #(
     .s_axil_rvalid(window_rvalid[2]), .s_axil_rready(window_rready[2]),
     .command_event(event_command), .command_admin(event_command_admin),
     .command_unreadable(event_command_unreadable), .command_opcode(io_opcode),
-    .completion_event(event_completion), .completion_status_type(completion_status_type),
+    .post_event(event_post), .completion_event(event_completion), .completion_status_type(completion_status_type),
     .completion_status_code(completion_status_code),
     .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event),
     .sq_doorbell_event(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue),

@@ -7,13 +7,15 @@
 // this module only watches. Latencies are measured from a cycle stamp taken at the start event:
 // - fetch: an SQ tail doorbell to that SQ's next entry fetch request. Each SQ keeps the stamp of
 //   its first doorbell since its last fetch (later doorbells before the fetch do not restart it).
-// - post: an NVM command's last data beat to its completion entry handed to the requester.
+// - post: an NVM command's last data beat to its completion entry handed to the requester (the
+//   same cycle when the entry waited for the data to leave).
 // - interrupt: a completion's interrupt request (its entry is at the IP) to the MSI-X message.
 // - command: an entry's fetch request (the batch's, for entries fetched together) to its
-//   completion entry handed to the requester.
-// The engine runs one command at a time and a batch's entries before any other fetch, so one
-// stamp each suffices for the last three; a start with no stop (an Asynchronous Event Request
-// held open) is overwritten by the next start.
+//   completion entry posted (built and queued for the requester, which may still be sending
+//   the previous one).
+// The engine executes one command at a time, posts each before the next fetch, and sends a
+// completion before the next command's data, so one stamp each suffices; a start with no stop
+// (an Asynchronous Event Request held open) is overwritten by the next start.
 module nvme_counters #(
     // Queue slots the doorbell and fetch events can name (a power of two)
     parameter QUEUE_SLOTS = 32,
@@ -46,6 +48,7 @@ module nvme_counters #(
     input  wire                           command_unreadable,
     input  wire [7:0]                     command_opcode,
     // A completion entry was handed to the requester, with its status
+    input  wire                           post_event,       // a completion entry built (queued for the requester)
     input  wire                           completion_event,
     input  wire [2:0]                     completion_status_type,
     input  wire [7:0]                     completion_status_code,
@@ -165,16 +168,16 @@ always @(posedge clk) begin
         doorbell_waiting[fetch_queue] <= 1'b0;
         fetch_stamp <= cycles;
     end
-    if (command_event) begin
+    if (post_event) begin
+        command_armed <= 1'b0;
+    end else if (command_event) begin
         command_armed <= 1'b1;
-    end
-    if (data_last_event) begin
-        data_last_stamp <= cycles;
-        data_last_armed <= 1'b1;
     end
     if (completion_event) begin
         data_last_armed <= 1'b0;
-        command_armed <= 1'b0;
+    end else if (data_last_event) begin
+        data_last_stamp <= cycles;
+        data_last_armed <= 1'b1;
     end
     if (interrupt_request_event && !interrupt_armed) begin
         interrupt_stamp <= cycles;
@@ -201,17 +204,19 @@ latency_stats fetch_latency_inst (
 );
 latency_stats post_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(completion_event && data_last_armed), .sample(cycles - data_last_stamp),
+    .sample_valid(completion_event && (data_last_armed || data_last_event)),
+    .sample(data_last_event ? 32'd0 : cycles - data_last_stamp),
     .latency_min(post_min), .latency_max(post_max), .latency_sum(post_sum), .latency_count(post_count)
 );
 latency_stats interrupt_latency_inst (
     .clk(clk), .rst(rst || clear),
     .sample_valid(interrupt_sent_event && interrupt_armed), .sample(cycles - interrupt_stamp),
-    .latency_min(interrupt_min), .latency_max(interrupt_max), .latency_sum(interrupt_sum), .latency_count(interrupt_count)
+    .latency_min(interrupt_min), .latency_max(interrupt_max), .latency_sum(interrupt_sum),
+    .latency_count(interrupt_count)
 );
 latency_stats command_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(completion_event && command_armed), .sample(cycles - fetch_stamp),
+    .sample_valid(post_event && command_armed), .sample(cycles - fetch_stamp),
     .latency_min(command_min), .latency_max(command_max), .latency_sum(command_sum), .latency_count(command_count)
 );
 

@@ -165,11 +165,15 @@ endgenerate
 assign data_to_host = command == OP_READ;
 // The last data: a Read's last piece leaving the requester (after its last beat), or the
 // namespace's write response to the last piece of a Write or Write Zeroes
+// A Read ends when its last piece is handed to the requester (its completion can only follow the
+// data out, and the next command's data waits behind that completion); its last data is the
+// last of its pieces to leave, which may come after the command has ended
 reg  data_last_written;
+reg  read_pieces_issued;   // the Read that ended last has every piece with the requester
 assign data_last_event = data_last_written
-                      || (state == S_CHUNK && bytes_left == 32'd0
-                          && ((command == OP_READ && host_stream_done && streams_in_flight == 6'd1)
-                              || (command == OP_WRITE && ns_write_status_valid && writes_in_flight == 6'd1)));
+                      || (read_pieces_issued && host_stream_done && streams_in_flight == 6'd1)
+                      || (state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE
+                          && ns_write_status_valid && writes_in_flight == 6'd1);
 
 always @(posedge clk) begin
     done <= 1'b0;
@@ -177,6 +181,7 @@ always @(posedge clk) begin
     data_last_written <= 1'b0;
     if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
     if (stream_issued) host_stream_valid <= 1'b0;
+    if (host_stream_done && streams_in_flight == 6'd1) read_pieces_issued <= 1'b0;
     streams_in_flight <= streams_in_flight + {5'd0, stream_issued} - {5'd0, host_stream_done};
     if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
     if (zeros_cmd_valid && ns_write_cmd_ready) zeros_cmd_valid <= 1'b0;
@@ -230,8 +235,9 @@ always @(posedge clk) begin
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
                 // A Read is done when its last piece has left (it may be sending now)
-                if (streams_in_flight == 6'd0 && !stream_issued && writes_in_flight == 6'd0) begin
+                if (command == OP_READ || writes_in_flight == 6'd0) begin
                     if (write_failed) status_code <= SC_INTERNAL_ERROR;
+                    read_pieces_issued <= command == OP_READ;
                     done <= 1'b1;
                     state <= S_IDLE;
                 end
@@ -369,6 +375,7 @@ always @(posedge clk) begin
         host_stream_valid <= 1'b0;
         host_stream_read_valid <= 1'b0;
         streams_in_flight <= 6'd0;
+        read_pieces_issued <= 1'b0;
         writes_in_flight <= 6'd0;
         ns_read_cmd_valid <= 1'b0;
         zeros_cmd_valid <= 1'b0;

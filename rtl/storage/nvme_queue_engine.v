@@ -101,6 +101,7 @@ module nvme_queue_engine #(
     output reg          event_command,
     output wire         event_command_admin,
     output wire         event_command_unreadable,
+    output reg          event_post,
     output wire         event_completion,
     output wire [2:0]   completion_status_type,
     output wire [7:0]   completion_status_code,
@@ -132,6 +133,13 @@ assign write_dwords = 5'd4;
 // Every write this engine makes is a completion entry
 // Only completion entries interrupt (an NVM Read's data writes do not)
 reg    completion_in_flight;
+// The previous completion entry is sent and its interrupt raised: the next may be posted
+wire   completion_free = !write_valid && !completion_in_flight;
+// An NVM command ended while the previous completion was still going out
+reg    io_finished;
+reg  [7:0] io_result;
+reg  [7:0] posted_status_code;
+reg  [2:0] posted_status_type;
 reg    completion_interrupts;
 assign interrupt_request = write_done && enabled && completion_in_flight && completion_interrupts;
 // Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
@@ -176,10 +184,10 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
-assign busy = state != S_IDLE;
+assign busy = state != S_IDLE || write_valid || completion_in_flight;
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
-localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3, S_WRITE = 3'd4,
+localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
                  S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6, S_IO = 3'd7;
 reg [2:0]  state;
 // Identify: which structure, the namespace list's start, the second PRP, where the source is
@@ -356,8 +364,8 @@ assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
 assign event_command_unreadable = entry_unreadable;
 // The engine writes nothing but completion entries
 assign event_completion = write_valid && write_ready;
-assign completion_status_type = status_type;
-assign completion_status_code = status_code;
+assign completion_status_type = posted_status_type;
+assign completion_status_code = posted_status_code;
 
 // Doorbells: check the queue exists and the value fits its size
 always @(posedge clk) begin
@@ -407,6 +415,7 @@ end
 integer index;
 always @(posedge clk) begin
     event_command <= 1'b0;
+    event_post <= 1'b0;
     created_sq <= 1'b0;
     created_cq <= 1'b0;
     if (write_done) begin
@@ -415,8 +424,15 @@ always @(posedge clk) begin
     if (read_valid && read_ready) begin
         read_valid <= 1'b0;
     end
+    // A completion entry goes to the requester while the engine moves on; the next one waits
+    // until it has been sent (and its interrupt raised)
     if (write_valid && write_ready) begin
         write_valid <= 1'b0;
+        completion_in_flight <= 1'b1;
+    end
+    if (io_done) begin
+        io_finished <= 1'b1;
+        io_result <= io_status_code;
     end
     if (bulk_valid && bulk_ready) begin
         bulk_valid <= 1'b0;
@@ -474,8 +490,15 @@ always @(posedge clk) begin
             end
         end
         S_IO: begin
-            if (io_done) begin
-                post(io_status_code, 3'd0);
+            if ((io_done || io_finished) && completion_free) begin
+                io_finished <= 1'b0;
+                post(io_done ? io_status_code : io_result, 3'd0);
+                // A batch goes straight on to its next entry while this completion is sent
+                if (batch_left != 3'd0 && !stopping) begin
+                    take_batch_entry();
+                end else begin
+                    state <= S_IDLE;
+                end
             end
         end
         S_EXECUTE: begin
@@ -641,30 +664,10 @@ always @(posedge clk) begin
                 state <= S_POST;
             end
         end
-        S_POST: begin
-            post(status_code, status_type);
-        end
-        default: begin  // S_WRITE
-            if (!write_valid || write_ready) begin
-                completion_in_flight <= 1'b1;
-                if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
-                    cq_tail <= cq_tail_next;
-                    if (cq_tail == cq_size) begin
-                        phase <= !phase;
-                    end
-                end else begin
-                    io_cq_tail[current_cq] <= io_cq_tail[current_cq] == io_cq_size[current_cq] ? 16'd0
-                                            : io_cq_tail[current_cq] + 16'd1;
-                    if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
-                        io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
-                    end
-                end
-                // A batch goes straight on to its next entry
-                if (batch_left != 3'd0 && !stopping) begin
-                    take_batch_entry();
-                end else begin
-                    state <= S_IDLE;
-                end
+        default: begin  // S_POST
+            if (completion_free) begin
+                post(status_code, status_type);
+                state <= S_IDLE;
             end
         end
     endcase
@@ -681,6 +684,7 @@ always @(posedge clk) begin
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
+        io_finished <= 1'b0;
         completion_in_flight <= 1'b0;
         read_valid <= 1'b0;
         write_valid <= 1'b0;
@@ -702,16 +706,23 @@ task take_batch_entry;
     end
 endtask
 
+// The entry's slot in the CQ is taken now (its tail moves on, the phase flips on a wrap), so the
+// engine can go on while the requester sends it.
 task post(input [7:0] code, input [2:0] code_type);
     begin
-        status_code <= code;
-        status_type <= code_type;
+        posted_status_code <= code;
+        posted_status_type <= code_type;
+        event_post <= 1'b1;
         if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
             write_address <= cq_base + {48'd0, cq_tail, 4'd0};
             write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, phase,
                            completion_cid, 16'd0, 4'd0, sq_head, 32'd0, result};
             interrupt_vector <= 5'd0;
             completion_interrupts <= 1'b1;
+            cq_tail <= cq_tail_next;
+            if (cq_tail == cq_size) begin
+                phase <= !phase;
+            end
         end else begin
             write_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
             write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code,
@@ -719,9 +730,13 @@ task post(input [7:0] code, input [2:0] code_type);
                            io_sq_head[current_queue], 32'd0, result};
             interrupt_vector <= io_cq_vector[current_cq][4:0];
             completion_interrupts <= io_cq_interrupts[current_cq];
+            io_cq_tail[current_cq] <= io_cq_tail[current_cq] == io_cq_size[current_cq] ? 16'd0
+                                    : io_cq_tail[current_cq] + 16'd1;
+            if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
+                io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
+            end
         end
         write_valid <= 1'b1;
-        state <= S_WRITE;
     end
 endtask
 
