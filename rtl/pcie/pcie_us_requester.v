@@ -19,16 +19,17 @@
 // payload is moved up past the descriptor on the way through (axis_realign), so the data goes
 // out at the stream's pace with no buffering here.
 // A stream read is one memory read (up to 1024 dwords, within a page, no longer than the host's
-// Max Read Request Size: the caller cuts it) whose completions come out one AXI4-Stream frame
-// each, the payload moved down past the 3-dword completion descriptor (byte 0 in lane 0),
-// announced first by a header with where it belongs (its byte offset from the read's start)
-// and its length: the caller turns each into a DMA write. The completions of one request
-// arrive in address order. An error completion ends the read with stream_read_error and no
-// frame.
+// Max Read Request Size: the caller cuts it) with a tag of its own, so up to STREAM_TAGS of them
+// are outstanding at once; their completions come out as pieces (pcie_us_read_pieces): a header
+// with the caller's context, the byte offset in the read and the length, then the payload as a
+// frame. The caller turns each into a DMA write. An error completion ends its read with
+// stream_read_error and no piece. Small reads use tag 0.
 // Formats: Xilinx PG213, DWORD-aligned mode, no straddling.
 module pcie_us_requester #(
     // Width of the RQ and RC streams in bits: 256 or 512
-    parameter DATA_WIDTH = 512
+    parameter DATA_WIDTH = 512,
+    // Stream reads outstanding at once (tags 1 to STREAM_TAGS)
+    parameter STREAM_TAGS = 8
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -63,12 +64,16 @@ module pcie_us_requester #(
     output wire                       stream_read_ready,
     input  wire [63:0]                stream_read_address, // dword aligned
     input  wire [10:0]                stream_read_dwords,  // 1 to 1024 (0 is not used), within one 4 KiB page
-    output reg                        stream_read_done,    // one cycle, after the last completion
-    output reg                        stream_read_error,   // with done: a completion reported an error
+    input  wire [63:0]                stream_read_context, // the caller's, given back with each piece
+    output wire                       stream_read_done,    // one cycle, after a read's last completion
+    output wire                       stream_read_error,   // with done: a completion reported an error
+    output wire [63:0]                stream_read_done_context,
+    output wire                       stream_reads_outstanding,
     output wire                       piece_valid,         // a completion's header: its data follows
     input  wire                       piece_ready,
     output wire [11:0]                piece_offset,        // bytes from the read's start
     output wire [12:0]                piece_bytes,
+    output wire [63:0]                piece_context,
     output wire [DATA_WIDTH-1:0]      m_piece_tdata,
     output wire [DATA_WIDTH/8-1:0]    m_piece_tkeep,
     output wire                       m_piece_tvalid,
@@ -121,14 +126,16 @@ localparam [2:0] S_IDLE = 3'd0, S_SEND = 3'd1, S_WAIT_COMPLETION = 3'd2, S_BULK 
 reg [2:0]          state;
 reg [TLP_BITS-1:0] tlp;
 reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet sent
-reg                tlp_is_read;
+reg                tlp_is_read;        // a small read: wait for its completions
+reg                tlp_is_small_write; // a small write: write_done after its last beat
 reg [3:0]          last_be;
 reg                first_beat;
 
 assign write_ready = state == S_IDLE && !read_valid;
 assign read_ready = state == S_IDLE;
-assign stream_read_ready = state == S_IDLE && !read_valid && !write_valid;
-reg    read_is_stream;
+wire   stream_tag_available;
+wire [7:0] stream_tag;
+assign stream_read_ready = state == S_IDLE && !read_valid && !write_valid && stream_tag_available;
 assign bulk_ready = state == S_IDLE && !read_valid && !write_valid;
 // A stream write may follow the one ending this cycle with no idle cycle between them
 wire   stream_ending = state == S_STREAM && m_axis_rq_tvalid && m_axis_rq_tready && m_axis_rq_tlast;
@@ -237,76 +244,46 @@ reg  [31:0] place_dword;
 reg         completion_first_beat;
 reg         request_completed;  // the completion being received is the read's last
 
-// ---- Stream read: each completion's payload moved down past its descriptor ----
+// ---- Completions: tag 0 for the small read waiting here, the others for the pieces ----
 
-// Moving up by a beat less 3 dwords puts payload byte 0 in lane 0 of the second output beat; the
-// first output beat holds only the descriptor and is dropped.
-localparam BEAT_BYTES = DATA_WIDTH / 8;
-localparam [$clog2(DATA_WIDTH/8)-1:0] EXTRACT_SHIFT = BEAT_BYTES[$clog2(DATA_WIDTH/8)-1:0] - 12;
-wire [10:0] completion_dwords = s_axis_rc_tdata[42:32];
-wire        streaming_completions = state == S_WAIT_COMPLETION && read_is_stream;
-// A completion with data and no error is a piece; its header goes first
-wire        completion_is_piece = completion_error == 4'd0 && completion_dwords != 11'd0;
-reg         piece_announced;    // this completion's header was taken
-reg  [10:0] piece_dwords_left;  // payload dwords of this completion still to come in
-assign piece_valid = streaming_completions && s_axis_rc_tvalid && completion_first_beat && completion_is_piece
-                  && !piece_announced;
-assign piece_offset = completion_offset[11:0];
-assign piece_bytes = {completion_dwords, 2'b00};
-wire        piece_flowing = piece_announced || (piece_valid && piece_ready);
-// Dwords of this beat in the realigner's frame: the descriptor's 3 and the payload on the first
-wire [11:0] frame_dwords_left = completion_first_beat ? {1'b0, completion_dwords} + 12'd3 : {1'b0, piece_dwords_left};
-wire [5:0]  frame_beat_dwords = frame_dwords_left > {6'd0, LANE_COUNT} ? LANE_COUNT : frame_dwords_left[5:0];
-wire [BEAT_BYTES-1:0] frame_keep;
-genvar keep_byte;
-generate
-    for (keep_byte = 0; keep_byte < BEAT_BYTES; keep_byte = keep_byte + 1) begin : frame_keep_bytes
-        assign frame_keep[keep_byte] = keep_byte / 4 < frame_beat_dwords;
-    end
-endgenerate
-wire extract_tready, extracted_tvalid, extracted_tlast;
-reg  drop_extracted;            // the next realigned beat is the descriptor's: not passed on
-wire in_piece = streaming_completions && (completion_first_beat ? completion_is_piece : !completion_dropped);
-reg  completion_dropped;        // an error completion's beats are taken and dropped
-wire extract_tvalid = in_piece && s_axis_rc_tvalid && piece_flowing;
-assign s_axis_rc_tready = !streaming_completions || !in_piece || (piece_flowing && extract_tready);
-
-axis_realign #(
-    .DATA_WIDTH(DATA_WIDTH)
-) completion_realign_inst (
-    .clk(clk), .rst(rst),
-    .s_shift(EXTRACT_SHIFT), .s_axis_tdata(s_axis_rc_tdata), .s_axis_tkeep(frame_keep),
-    .s_axis_tvalid(extract_tvalid), .s_axis_tready(extract_tready), .s_axis_tlast(s_axis_rc_tlast),
-    .m_axis_tdata(m_piece_tdata), .m_axis_tkeep(m_piece_tkeep), .m_axis_tvalid(extracted_tvalid),
-    .m_axis_tready(drop_extracted || m_piece_tready), .m_axis_tlast(extracted_tlast)
-);
-assign m_piece_tvalid = extracted_tvalid && !drop_extracted;
-assign m_piece_tlast = extracted_tlast;
+reg  rc_first_beat;
+reg  rc_to_pieces;               // the completion under way is a stream read's
+wire rc_beat_to_pieces = rc_first_beat ? s_axis_rc_tdata[71:64] != 8'd0 : rc_to_pieces;
+wire pieces_tready;
+assign s_axis_rc_tready = rc_beat_to_pieces ? pieces_tready : 1'b1;
+wire small_read_beat = s_axis_rc_tvalid && !rc_beat_to_pieces;
 
 always @(posedge clk) begin
-    if (extracted_tvalid && drop_extracted) begin
-        drop_extracted <= 1'b0;
-    end else if (m_piece_tvalid && m_piece_tready && m_piece_tlast) begin
-        drop_extracted <= 1'b1;
-    end
-    if (piece_valid && piece_ready) begin
-        piece_announced <= 1'b1;
-    end
-    if (streaming_completions && s_axis_rc_tvalid && s_axis_rc_tready) begin
-        if (completion_first_beat) begin
-            completion_dropped <= !completion_is_piece;
-        end
-        piece_dwords_left <= frame_dwords_left[10:0] - {5'd0, frame_beat_dwords};
-        if (s_axis_rc_tlast) begin
-            piece_announced <= 1'b0;
+    if (s_axis_rc_tvalid && s_axis_rc_tready) begin
+        rc_first_beat <= s_axis_rc_tlast;
+        if (rc_first_beat) begin
+            rc_to_pieces <= s_axis_rc_tdata[71:64] != 8'd0;
         end
     end
     if (rst) begin
-        drop_extracted <= 1'b1;
-        piece_announced <= 1'b0;
-        completion_dropped <= 1'b0;
+        rc_first_beat <= 1'b1;
+        rc_to_pieces <= 1'b0;
     end
 end
+
+pcie_us_read_pieces #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .TAGS(STREAM_TAGS),
+    .CONTEXT_WIDTH(64)
+) read_pieces_inst (
+    .clk(clk), .rst(rst),
+    .tag_available(stream_tag_available), .tag(stream_tag),
+    .allocate(stream_read_valid && stream_read_ready), .allocate_bytes({stream_read_dwords, 2'b00}),
+    .allocate_context(stream_read_context),
+    .s_axis_rc_tdata(s_axis_rc_tdata), .s_axis_rc_tvalid(s_axis_rc_tvalid && rc_beat_to_pieces),
+    .s_axis_rc_tready(pieces_tready), .s_axis_rc_tlast(s_axis_rc_tlast),
+    .piece_valid(piece_valid), .piece_ready(piece_ready), .piece_offset(piece_offset), .piece_bytes(piece_bytes),
+    .piece_context(piece_context),
+    .m_piece_tdata(m_piece_tdata), .m_piece_tkeep(m_piece_tkeep), .m_piece_tvalid(m_piece_tvalid),
+    .m_piece_tready(m_piece_tready), .m_piece_tlast(m_piece_tlast),
+    .read_done(stream_read_done), .read_error(stream_read_error), .read_context(stream_read_done_context),
+    .reads_outstanding(stream_reads_outstanding)
+);
 
 integer index;
 always @(posedge clk) begin
@@ -314,11 +291,9 @@ always @(posedge clk) begin
     write_done <= 1'b0;
     bulk_done <= 1'b0;
     stream_done <= 1'b0;
-    stream_read_done <= 1'b0;
     case (state)
         S_IDLE: begin
             first_beat <= 1'b1;
-            read_is_stream <= 1'b0;
             if (read_valid) begin
                 tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})};
                 tlp_dwords_left <= 6'd4;
@@ -333,17 +308,17 @@ always @(posedge clk) begin
                 tlp <= {write_data, descriptor(write_address, REQ_MEM_WRITE, {6'd0, write_dwords})};
                 tlp_dwords_left <= 6'd4 + {1'b0, write_dwords};
                 tlp_is_read <= 1'b0;
+                tlp_is_small_write <= 1'b1;
                 last_be <= write_dwords == 5'd1 ? 4'h0 : 4'hF;
                 state <= S_SEND;
-            end else if (stream_read_valid) begin
-                tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(stream_read_address, REQ_MEM_READ, stream_read_dwords)};
+            end else if (stream_read_valid && stream_tag_available) begin
+                // Sent with its own tag; its completions go to the pieces, not waited for here
+                tlp <= {{(TLP_BITS-128){1'b0}},
+                        descriptor(stream_read_address, REQ_MEM_READ, stream_read_dwords) | {24'd0, stream_tag, 96'd0}};
                 tlp_dwords_left <= 6'd4;
-                tlp_is_read <= 1'b1;
-                read_is_stream <= 1'b1;
-                request_bytes <= {stream_read_dwords, 2'b00};
+                tlp_is_read <= 1'b0;
+                tlp_is_small_write <= 1'b0;
                 last_be <= stream_read_dwords == 11'd1 ? 4'h0 : 4'hF;
-                stream_read_error <= 1'b0;
-                completion_first_beat <= 1'b1;
                 state <= S_SEND;
             end else if (bulk_valid) begin
                 bulk_next_address <= bulk_address;
@@ -394,31 +369,15 @@ always @(posedge clk) begin
                 tlp <= tlp >> DATA_WIDTH;
                 tlp_dwords_left <= tlp_dwords_left - beat_dwords;
                 if (m_axis_rq_tlast) begin
-                    write_done <= !tlp_is_read;
+                    write_done <= !tlp_is_read && tlp_is_small_write;
                     state <= tlp_is_read ? S_WAIT_COMPLETION : S_IDLE;
                 end
             end
         end
         default: begin  // S_WAIT_COMPLETION
-            if (read_is_stream) begin
-                // Completions go out through the realigner; here only their ends are tracked
-                if (s_axis_rc_tvalid && s_axis_rc_tready) begin
-                    completion_first_beat <= s_axis_rc_tlast;
-                    if (completion_first_beat) begin
-                        request_completed <= completion_last || completion_error != 4'd0;
-                        if (completion_error != 4'd0) begin
-                            stream_read_error <= 1'b1;
-                        end
-                    end
-                    if (s_axis_rc_tlast && (completion_first_beat ? (completion_last || completion_error != 4'd0)
-                                                                 : request_completed)) begin
-                        stream_read_done <= 1'b1;
-                        state <= S_IDLE;
-                    end
-                end
-            end else if (s_axis_rc_tvalid) begin
+            if (small_read_beat) begin
                 if (completion_first_beat) begin
-                    // Descriptor in dwords 0-2, data from dword 3, placed by the lower address
+                    // Descriptor in dwords 0-2, data from dword 3, placed by its offset
                     for (index = 3; index < LANES; index = index + 1) begin
                         if (completion_first_dword + index - 3 < READ_DWORDS) begin
                             read_data[32*(completion_first_dword + index - 3) +: 32] <= s_axis_rc_tdata[32*index +: 32];
@@ -454,8 +413,6 @@ always @(posedge clk) begin
         read_error <= 1'b0;
         bulk_done <= 1'b0;
         stream_done <= 1'b0;
-        stream_read_done <= 1'b0;
-        stream_read_error <= 1'b0;
     end
 end
 

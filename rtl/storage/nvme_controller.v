@@ -247,7 +247,7 @@ wire [4:0]   io_read_dwords;
 wire [10:0]  io_stream_dwords;
 // A Write's host reads and the pieces their completions bring
 wire         io_stream_read_valid, stream_read_ready, stream_read_done, stream_read_error;
-wire [63:0]  io_stream_read_address;
+wire [63:0]  io_stream_read_address, io_stream_read_context, piece_context;
 wire [10:0]  io_stream_read_dwords;
 wire         piece_valid, piece_ready, ns_write_from_host;
 wire [11:0]  piece_offset;
@@ -310,9 +310,10 @@ nvme_io_command #(
     .host_stream_dwords(io_stream_dwords), .host_stream_done(stream_done), .max_payload(cfg_max_payload),
     .host_stream_read_valid(io_stream_read_valid), .host_stream_read_ready(stream_read_ready),
     .host_stream_read_address(io_stream_read_address), .host_stream_read_dwords(io_stream_read_dwords),
+    .host_stream_read_context(io_stream_read_context),
     .host_stream_read_done(stream_read_done), .host_stream_read_error(stream_read_error),
     .host_piece_valid(piece_valid), .host_piece_ready(piece_ready), .host_piece_offset(piece_offset),
-    .host_piece_bytes(piece_bytes), .max_read_request(cfg_max_read_req), .ns_write_from_host(ns_write_from_host),
+    .host_piece_bytes(piece_bytes), .host_piece_context(piece_context), .max_read_request(cfg_max_read_req), .ns_write_from_host(ns_write_from_host),
     .ns_read_cmd_addr(ns_read_cmd_addr), .ns_read_cmd_len(ns_read_cmd_len), .ns_read_cmd_valid(ns_read_cmd_valid),
     .ns_read_cmd_ready(ns_read_cmd_ready),
     .ns_write_cmd_addr(ns_write_cmd_addr), .ns_write_cmd_len(ns_write_cmd_len),
@@ -440,8 +441,11 @@ pcie_us_requester #(
     .stream_done(stream_done),
     .stream_read_valid(io_stream_read_valid && io_active), .stream_read_ready(stream_read_ready),
     .stream_read_address(io_stream_read_address), .stream_read_dwords(io_stream_read_dwords),
-    .stream_read_done(stream_read_done), .stream_read_error(stream_read_error),
+    .stream_read_context(io_stream_read_context),
+    .stream_read_done(stream_read_done), .stream_read_error(stream_read_error), .stream_read_done_context(),
+    .stream_reads_outstanding(),
     .piece_valid(piece_valid), .piece_ready(piece_ready), .piece_offset(piece_offset), .piece_bytes(piece_bytes),
+    .piece_context(piece_context),
     .m_piece_tdata(piece_tdata), .m_piece_tkeep(piece_tkeep), .m_piece_tvalid(piece_tvalid),
     .m_piece_tready(piece_tready), .m_piece_tlast(piece_tlast),
     .max_payload(cfg_max_payload),

@@ -60,12 +60,14 @@ module nvme_io_command #(
     input  wire                     host_stream_read_ready,
     output reg  [63:0]              host_stream_read_address,
     output reg  [10:0]              host_stream_read_dwords,
+    output reg  [63:0]              host_stream_read_context, // the namespace address of the piece
     input  wire                     host_stream_read_done,
     input  wire                     host_stream_read_error,
     input  wire                     host_piece_valid,
     output wire                     host_piece_ready,
     input  wire [11:0]              host_piece_offset,
     input  wire [12:0]              host_piece_bytes,
+    input  wire [63:0]              host_piece_context,
     input  wire [2:0]               max_read_request, // the host's MRRS: 128 << max_read_request bytes
     output wire                     ns_write_from_host, // the namespace writer's data: the pieces' frames
 
@@ -142,14 +144,19 @@ wire        stream_issued = host_stream_valid && host_stream_ready;
 reg  [63:0] zeros_cmd_addr;
 reg  [10:0] zeros_cmd_len;
 reg         zeros_cmd_valid;
-reg  [63:0] piece_ns_base;      // where the Write piece being read from the host goes
 reg  [5:0]  writes_in_flight;   // namespace writes asked for and not yet answered
 reg         write_failed;       // one was answered with an error
+// A Write's host reads go out one after another (the requester tags them); each completion's
+// piece becomes a namespace write at its read's namespace address (the read's context) plus
+// its offset, whatever order the completions of different reads arrive in
+reg  [5:0]  reads_in_flight;
+reg         read_failed;        // a completion reported an error
+wire        read_issued = host_stream_read_valid && host_stream_read_ready;
 assign ns_write_from_host = command == OP_WRITE;
-assign ns_write_cmd_valid = state == S_STREAM_READ ? host_piece_valid : zeros_cmd_valid;
-assign ns_write_cmd_addr = state == S_STREAM_READ ? piece_ns_base + {52'd0, host_piece_offset} : zeros_cmd_addr;
-assign ns_write_cmd_len = state == S_STREAM_READ ? {3'd0, host_piece_bytes} : {5'd0, zeros_cmd_len};
-assign host_piece_ready = state == S_STREAM_READ && ns_write_cmd_ready;
+assign ns_write_cmd_valid = ns_write_from_host ? host_piece_valid : zeros_cmd_valid;
+assign ns_write_cmd_addr = ns_write_from_host ? host_piece_context + {52'd0, host_piece_offset} : zeros_cmd_addr;
+assign ns_write_cmd_len = ns_write_from_host ? {3'd0, host_piece_bytes} : {5'd0, zeros_cmd_len};
+assign host_piece_ready = ns_write_from_host && ns_write_cmd_ready;
 wire   write_asked = ns_write_cmd_valid && ns_write_cmd_ready;
 
 assign ns_write_tvalid = state == S_NS_WRITE;
@@ -182,10 +189,16 @@ always @(posedge clk) begin
     if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
     if (stream_issued) host_stream_valid <= 1'b0;
     if (host_stream_done && streams_in_flight == 6'd1) read_pieces_issued <= 1'b0;
+    if (ns_write_from_host && write_asked) begin
+        data_event <= 1'b1;
+        data_bytes <= host_piece_bytes;
+    end
     streams_in_flight <= streams_in_flight + {5'd0, stream_issued} - {5'd0, host_stream_done};
     if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
     if (zeros_cmd_valid && ns_write_cmd_ready) zeros_cmd_valid <= 1'b0;
-    if (host_stream_read_valid && host_stream_read_ready) host_stream_read_valid <= 1'b0;
+    if (read_issued) host_stream_read_valid <= 1'b0;
+    reads_in_flight <= reads_in_flight + {5'd0, read_issued} - {5'd0, host_stream_read_done};
+    if (host_stream_read_done && host_stream_read_error) read_failed <= 1'b1;
     writes_in_flight <= writes_in_flight + {5'd0, write_asked} - {5'd0, ns_write_status_valid};
     if (ns_write_status_valid && ns_write_status_error) write_failed <= 1'b1;
 
@@ -195,6 +208,7 @@ always @(posedge clk) begin
                 command <= opcode;
                 status_code <= SC_SUCCESS;
                 write_failed <= 1'b0;
+                read_failed <= 1'b0;
                 bytes_left <= transfer_bytes;
                 ns_address <= slba << LBA_SHIFT;
                 host_address <= prp1;
@@ -235,12 +249,17 @@ always @(posedge clk) begin
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
                 // A Read is done when its last piece has left (it may be sending now)
-                if (command == OP_READ || writes_in_flight == 6'd0) begin
-                    if (write_failed) status_code <= SC_INTERNAL_ERROR;
+                if (command == OP_READ || (writes_in_flight == 6'd0 && reads_in_flight == 6'd0)) begin
+                    if (read_failed) status_code <= SC_DATA_TRANSFER_ERROR;
+                    else if (write_failed) status_code <= SC_INTERNAL_ERROR;
                     read_pieces_issued <= command == OP_READ;
                     done <= 1'b1;
                     state <= S_IDLE;
                 end
+            end else if (read_failed) begin
+                // A host read failed: no more pieces; wait for those under way
+                status_code <= SC_DATA_TRANSFER_ERROR;
+                state <= S_DRAIN;
             end else if (page_left == 13'd0) begin
                 state <= S_PAGE;
             end else begin
@@ -249,8 +268,8 @@ always @(posedge clk) begin
                 if (command == OP_WRITE) begin
                     host_stream_read_address <= host_address;
                     host_stream_read_dwords <= next_chunk[12:2];
+                    host_stream_read_context <= ns_address;
                     host_stream_read_valid <= 1'b1;
-                    piece_ns_base <= ns_address;
                     state <= S_STREAM_READ;
                 end else if (command == OP_READ) begin
                     ns_read_cmd_addr <= ns_address;
@@ -326,19 +345,14 @@ always @(posedge clk) begin
             end
         end
         S_STREAM_READ: begin
-            // Each completion's piece becomes a namespace write (above) as it arrives
-            if (host_stream_read_done) begin
-                if (host_stream_read_error) begin
-                    status_code <= SC_DATA_TRANSFER_ERROR;
-                    state <= S_DRAIN;
-                end else begin
-                    advance();
-                end
+            // The read is on its way: on to the next piece (its completions arrive meanwhile)
+            if (read_issued) begin
+                advance();
             end
         end
         S_DRAIN: begin
-            // A failed command still waits for the namespace writes it started
-            if (writes_in_flight == 6'd0) begin
+            // A failed command still waits for the reads and namespace writes it started
+            if (reads_in_flight == 6'd0 && writes_in_flight == 6'd0 && !read_issued) begin
                 state <= S_FINISH;
             end
         end
@@ -375,6 +389,7 @@ always @(posedge clk) begin
         host_stream_valid <= 1'b0;
         host_stream_read_valid <= 1'b0;
         streams_in_flight <= 6'd0;
+        reads_in_flight <= 6'd0;
         read_pieces_issued <= 1'b0;
         writes_in_flight <= 6'd0;
         ns_read_cmd_valid <= 1'b0;
@@ -385,8 +400,11 @@ end
 // The piece is done: move every position on by its size
 task advance;
     begin
-        data_event <= command != OP_WRITE_ZEROES;
-        data_bytes <= chunk_bytes;
+        // A Read's bytes count as its pieces go out; a Write's as its pieces come in (above)
+        if (command == OP_READ) begin
+            data_event <= 1'b1;
+            data_bytes <= chunk_bytes;
+        end
         data_last_written <= command == OP_WRITE_ZEROES && bytes_left == {19'd0, chunk_bytes};
         bytes_left <= bytes_left - {19'd0, chunk_bytes};
         page_left <= page_left - chunk_bytes;
