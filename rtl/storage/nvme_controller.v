@@ -339,10 +339,27 @@ axi_dma_read #(
     .m_axis_tready(ns_read_tready), .m_axis_tlast(ns_read_tlast), .m_axis_tuser()
 );
 
-// The namespace writer takes a Write's pieces straight from the completions, or Write Zeroes'
+// The namespace writer takes a Write's pieces from the completions, or Write Zeroes'. The pieces
+// pass a FIFO: the writer starts each piece's data only once its burst address has gone out,
+// and without the FIFO the completion stream would stall for that at every piece.
 wire namespace_write_tready;
+wire [DATA_WIDTH-1:0]   queued_piece_tdata;
+wire [DATA_WIDTH/8-1:0] queued_piece_tkeep;
+wire queued_piece_tvalid, queued_piece_tready, queued_piece_tlast;
 assign ns_write_tready = namespace_write_tready && !ns_write_from_host;
-assign piece_tready = namespace_write_tready && ns_write_from_host;
+assign queued_piece_tready = namespace_write_tready && ns_write_from_host;
+
+axis_fifo #(
+    .DEPTH(32),
+    .DATA_WIDTH(DATA_WIDTH)
+) piece_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(piece_tdata), .s_axis_tkeep(piece_tkeep), .s_axis_tvalid(piece_tvalid),
+    .s_axis_tready(piece_tready), .s_axis_tlast(piece_tlast), .s_axis_tuser(1'b0),
+    .m_axis_tdata(queued_piece_tdata), .m_axis_tkeep(queued_piece_tkeep), .m_axis_tvalid(queued_piece_tvalid),
+    .m_axis_tready(queued_piece_tready), .m_axis_tlast(queued_piece_tlast), .m_axis_tuser(),
+    .status_good_frame(), .status_bad_frame(), .status_oversize_frame()
+);
 
 axi_dma_write #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(4)
@@ -350,10 +367,10 @@ axi_dma_write #(
     .clk(clk), .rst(rst),
     .s_cmd_addr(ns_write_cmd_addr), .s_cmd_len(ns_write_cmd_len), .s_cmd_valid(ns_write_cmd_valid),
     .s_cmd_ready(ns_write_cmd_ready),
-    .s_axis_tdata(ns_write_from_host ? piece_tdata : ns_write_tdata),
-    .s_axis_tkeep(ns_write_from_host ? piece_tkeep : ns_write_tkeep),
-    .s_axis_tvalid(ns_write_from_host ? piece_tvalid : ns_write_tvalid), .s_axis_tready(namespace_write_tready),
-    .s_axis_tlast(ns_write_from_host ? piece_tlast : ns_write_tlast),
+    .s_axis_tdata(ns_write_from_host ? queued_piece_tdata : ns_write_tdata),
+    .s_axis_tkeep(ns_write_from_host ? queued_piece_tkeep : ns_write_tkeep),
+    .s_axis_tvalid(ns_write_from_host ? queued_piece_tvalid : ns_write_tvalid), .s_axis_tready(namespace_write_tready),
+    .s_axis_tlast(ns_write_from_host ? queued_piece_tlast : ns_write_tlast),
     .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
     .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
     .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(namespace_awvalid), .m_axi_awready(m_axi_awready),
