@@ -170,16 +170,15 @@ generate
 endgenerate
 
 assign data_to_host = command == OP_READ;
-// The last data: a Read's last piece leaving the requester (after its last beat), or the
-// namespace's write response to the last piece of a Write or Write Zeroes
-// A Read ends when its last piece is handed to the requester (its completion can only follow the
-// data out, and the next command's data waits behind that completion); its last data is the
-// last of its pieces to leave, which may come after the command has ended
+// The last data, for the counters: the namespace's write response to the last piece of a Write
+// or Write Zeroes, or a Read's last piece leaving the requester. A Read ends when its last piece
+// is handed to the requester (its completion can only follow the data out, and the next
+// command's data waits behind that completion), so its last data may come after it has ended.
 reg  data_last_written;
 reg  read_pieces_issued;   // the Read that ended last has every piece with the requester
 assign data_last_event = data_last_written
                       || (read_pieces_issued && host_stream_done && streams_in_flight == 6'd1)
-                      || (state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE
+                      || (state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE && reads_in_flight == 6'd0
                           && ns_write_status_valid && writes_in_flight == 6'd1);
 
 always @(posedge clk) begin
@@ -248,7 +247,7 @@ always @(posedge clk) begin
         end
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
-                // A Read is done when its last piece has left (it may be sending now)
+                // A Read ends with its last piece handed on; a Write when every read and write is answered
                 if (command == OP_READ || (writes_in_flight == 6'd0 && reads_in_flight == 6'd0)) begin
                     if (read_failed) status_code <= SC_DATA_TRANSFER_ERROR;
                     else if (write_failed) status_code <= SC_INTERNAL_ERROR;
