@@ -1,16 +1,16 @@
-// PCIe requester on the UltraScale+ RQ/RC interfaces: small reads and writes (up to 16 dwords) and bulk writes from a dword source
+// PCIe requester on the UltraScale+ RQ/RC interfaces: small reads and writes, bulk and stream writes, tagged stream reads
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
 // Queue entries and completion entries are small and dword aligned (an NVMe SQE is 16 dwords, a
-// CQE 4), so this requester carries exactly those: a memory write of 1 to 16 dwords from a
-// register, or a memory read of 1 to 64 dwords (up to four SQEs) into one, never crossing 4 KiB (the caller's
-// addresses are entry-aligned inside their queue's pages). One request is outstanding at a time
-// with tag 0; a read's completions (several if the host splits them) are placed by their lower
-// address until the one marked "request completed". A completion with an error code (Unsupported
-// Request, Completer Abort, poisoned) ends the read with read_error: the caller answers it, the
-// tag is free again.
+// CQE 4), so the small requests carry exactly those: a memory write of 1 to 16 dwords from a
+// register, or a memory read of 1 to 64 dwords (up to four SQEs) into one, never crossing 4 KiB
+// (the caller's addresses are entry-aligned inside their queue's pages). One small read is
+// outstanding at a time, with tag 0, and the requester waits for it; its completions (several
+// if the host splits them) are placed by Byte Count until the one marked "request completed".
+// A completion with an error code (Unsupported Request, Completer Abort, poisoned) ends the read
+// with read_error: the caller answers it, the tag is free again.
 // A bulk write (up to 4 KiB) takes its data from a dword source the caller computes (the payload
 // dwords from bulk_source_index on, one beat's worth) and goes out as memory writes no longer
 // than the Max Payload Size the host set and never crossing a 4 KiB boundary.
