@@ -7,8 +7,9 @@
 // CQE 4), so the small requests carry exactly those: a memory write of 1 to 16 dwords from a
 // register, or a memory read of 1 to 64 dwords (up to four SQEs) into one, never crossing 4 KiB
 // (the caller's addresses are entry-aligned inside their queue's pages). One small read is
-// outstanding at a time, with tag 0, and the requester waits for it; its completions (several
-// if the host splits them) are placed by Byte Count until the one marked "request completed".
+// outstanding at a time, with tag 0; other requests go out while it waits (so a prefetch of queue
+// entries does not stall the data), and its completions (several if the host splits them) are
+// placed by Byte Count until the one marked "request completed".
 // A completion with an error code (Unsupported Request, Completer Abort, poisoned) ends the read
 // with read_error: the caller answers it, the tag is free again.
 // A bulk write (up to 4 KiB) takes its data from a dword source the caller computes (the payload
@@ -121,25 +122,28 @@ initial begin
     end
 end
 
-localparam [2:0] S_IDLE = 3'd0, S_SEND = 3'd1, S_WAIT_COMPLETION = 3'd2, S_BULK = 3'd3, S_STREAM = 3'd4;
+localparam [2:0] S_IDLE = 3'd0, S_SEND = 3'd1, S_BULK = 3'd3, S_STREAM = 3'd4;
 
 reg [2:0]          state;
 reg [TLP_BITS-1:0] tlp;
 reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet sent
-reg                tlp_is_read;        // a small read: wait for its completions
+reg                tlp_is_read;        // a small read: its completions are awaited once it is sent
+reg                small_read_outstanding;
 reg                tlp_is_small_write; // a small write: write_done after its last beat
 reg [3:0]          last_be;
 reg                first_beat;
 
-assign write_ready = state == S_IDLE && !read_valid;
-assign read_ready = state == S_IDLE;
+// A small read goes first when it can go at all; while one is outstanding, the rest go on
+assign read_ready = state == S_IDLE && !small_read_outstanding;
+wire   read_goes = read_valid && !small_read_outstanding;
+assign write_ready = state == S_IDLE && !read_goes;
 wire   stream_tag_available;
 wire [7:0] stream_tag;
-assign stream_read_ready = state == S_IDLE && !read_valid && !write_valid && stream_tag_available;
-assign bulk_ready = state == S_IDLE && !read_valid && !write_valid;
+assign stream_read_ready = state == S_IDLE && !read_goes && !write_valid && stream_tag_available;
+assign bulk_ready = state == S_IDLE && !read_goes && !write_valid;
 // A stream write may follow the one ending this cycle with no idle cycle between them
 wire   stream_ending = state == S_STREAM && m_axis_rq_tvalid && m_axis_rq_tready && m_axis_rq_tlast;
-assign stream_ready = (state == S_IDLE || stream_ending) && !read_valid && !write_valid && !bulk_valid
+assign stream_ready = (state == S_IDLE || stream_ending) && !read_goes && !write_valid && !bulk_valid
                    && !stream_read_valid;
 
 // ---- Stream write: the payload frame moved up by the 4-dword descriptor ----
@@ -294,7 +298,7 @@ always @(posedge clk) begin
     case (state)
         S_IDLE: begin
             first_beat <= 1'b1;
-            if (read_valid) begin
+            if (read_goes) begin
                 tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})};
                 tlp_dwords_left <= 6'd4;
                 tlp_is_read <= 1'b1;
@@ -370,45 +374,51 @@ always @(posedge clk) begin
                 tlp_dwords_left <= tlp_dwords_left - beat_dwords;
                 if (m_axis_rq_tlast) begin
                     write_done <= !tlp_is_read && tlp_is_small_write;
-                    state <= tlp_is_read ? S_WAIT_COMPLETION : S_IDLE;
-                end
-            end
-        end
-        default: begin  // S_WAIT_COMPLETION
-            if (small_read_beat) begin
-                if (completion_first_beat) begin
-                    // Descriptor in dwords 0-2, data from dword 3, placed by its offset
-                    for (index = 3; index < LANES; index = index + 1) begin
-                        if (completion_first_dword + index - 3 < READ_DWORDS) begin
-                            read_data[32*(completion_first_dword + index - 3) +: 32] <= s_axis_rc_tdata[32*index +: 32];
-                        end
+                    if (tlp_is_read) begin
+                        small_read_outstanding <= 1'b1;
                     end
-                    place_dword <= completion_first_dword + LANES - 3;
-                    if (completion_error != 4'd0) begin
-                        read_error <= 1'b1;
-                    end
-                end else begin
-                    for (index = 0; index < LANES; index = index + 1) begin
-                        if (place_dword + index < READ_DWORDS) begin
-                            read_data[32*(place_dword + index) +: 32] <= s_axis_rc_tdata[32*index +: 32];
-                        end
-                    end
-                    place_dword <= place_dword + LANES;
-                end
-                completion_first_beat <= s_axis_rc_tlast;
-                if (s_axis_rc_tlast && (completion_first_beat ? (completion_last || completion_error != 4'd0)
-                                                             : request_completed)) begin
-                    read_done <= 1'b1;
                     state <= S_IDLE;
                 end
-                if (completion_first_beat) begin
-                    request_completed <= completion_last || completion_error != 4'd0;
-                end
             end
         end
+        default: begin
+            state <= S_IDLE;
+        end
     endcase
+    // The small read's completions, whatever goes out meanwhile
+    if (small_read_outstanding && small_read_beat) begin
+        if (completion_first_beat) begin
+            // Descriptor in dwords 0-2, data from dword 3, placed by its offset
+            for (index = 3; index < LANES; index = index + 1) begin
+                if (completion_first_dword + index - 3 < READ_DWORDS) begin
+                    read_data[32*(completion_first_dword + index - 3) +: 32] <= s_axis_rc_tdata[32*index +: 32];
+                end
+            end
+            place_dword <= completion_first_dword + LANES - 3;
+            if (completion_error != 4'd0) begin
+                read_error <= 1'b1;
+            end
+        end else begin
+            for (index = 0; index < LANES; index = index + 1) begin
+                if (place_dword + index < READ_DWORDS) begin
+                    read_data[32*(place_dword + index) +: 32] <= s_axis_rc_tdata[32*index +: 32];
+                end
+            end
+            place_dword <= place_dword + LANES;
+        end
+        completion_first_beat <= s_axis_rc_tlast;
+        if (s_axis_rc_tlast && (completion_first_beat ? (completion_last || completion_error != 4'd0)
+                                                     : request_completed)) begin
+            read_done <= 1'b1;
+            small_read_outstanding <= 1'b0;
+        end
+        if (completion_first_beat) begin
+            request_completed <= completion_last || completion_error != 4'd0;
+                end
+    end
     if (rst) begin
         state <= S_IDLE;
+        small_read_outstanding <= 1'b0;
         read_done <= 1'b0;
         read_error <= 1'b0;
         bulk_done <= 1'b0;

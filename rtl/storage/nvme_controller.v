@@ -256,18 +256,29 @@ wire [DATA_WIDTH-1:0]   piece_tdata;
 wire [DATA_WIDTH/8-1:0] piece_tkeep;
 wire         piece_tvalid, piece_tready, piece_tlast;
 
-// The requester serves the queue engine's entry fetches, or the NVM command's reads while one
-// runs; completion entries (the only small writes) go whenever the requester takes them, so one
-// can go out while the next command starts; a Read's data goes as stream writes, a Write's as
-// stream reads
-assign read_valid = io_active ? io_read_valid : engine_read_valid;
-assign read_address = io_active ? io_read_address : engine_read_address;
-assign read_dwords = io_active ? {2'd0, io_read_dwords} : engine_read_dwords;
+// The requester's small reads serve the queue engine's entry fetches (a prefetch among them while
+// an NVM command runs) and the command's PRP list reads, the command's first; each answer goes
+// to whoever asked. Completion entries (the only small writes) go whenever the requester takes
+// them, so one can go out while the next command starts; a Read's data goes as stream writes, a
+// Write's as stream reads
+wire io_read_wanted = io_active && io_read_valid;
+reg  small_read_for_io;
+always @(posedge clk) begin
+    if (read_valid && read_ready) begin
+        small_read_for_io <= io_read_wanted;
+    end
+    if (rst) begin
+        small_read_for_io <= 1'b0;
+    end
+end
+assign read_valid = io_read_wanted || engine_read_valid;
+assign read_address = io_read_wanted ? io_read_address : engine_read_address;
+assign read_dwords = io_read_wanted ? {2'd0, io_read_dwords} : engine_read_dwords;
 assign write_valid = engine_write_valid;
 assign write_address = engine_write_address;
 assign write_dwords = engine_write_dwords;
 assign write_data = engine_write_data;
-assign engine_read_ready = read_ready && !io_active;
+assign engine_read_ready = read_ready && !io_read_wanted;
 assign engine_write_ready = write_ready;
 
 // ---- NVM commands: host pages to and from the namespace ----
@@ -304,7 +315,7 @@ nvme_io_command #(
     .start(io_start), .opcode(io_opcode), .nsid(io_nsid), .slba(io_slba), .nlb(io_nlb), .prp1(io_prp1),
     .prp2(io_prp2), .done(io_done), .status_code(io_status_code),
     .host_read_valid(io_read_valid), .host_read_ready(read_ready && io_active), .host_read_address(io_read_address),
-    .host_read_dwords(io_read_dwords), .host_read_done(read_done), .host_read_data(read_data[511:0]),
+    .host_read_dwords(io_read_dwords), .host_read_done(read_done && small_read_for_io), .host_read_data(read_data[511:0]),
     .host_read_error(read_error),
     .host_stream_valid(io_stream_valid), .host_stream_ready(stream_ready), .host_stream_address(io_stream_address),
     .host_stream_dwords(io_stream_dwords), .host_stream_done(stream_done), .max_payload(cfg_max_payload),
@@ -406,7 +417,7 @@ nvme_queue_engine #(
     .write_valid(engine_write_valid), .write_ready(engine_write_ready), .write_address(engine_write_address),
     .write_dwords(engine_write_dwords), .write_data(engine_write_data),
     .read_valid(engine_read_valid), .read_ready(engine_read_ready), .read_address(engine_read_address),
-    .read_dwords(engine_read_dwords), .read_done(read_done), .read_data(read_data), .read_error(read_error),
+    .read_dwords(engine_read_dwords), .read_done(read_done && !small_read_for_io), .read_data(read_data), .read_error(read_error),
     .write_done(write_done), .interrupt_request(interrupt_request), .interrupt_vector(interrupt_vector),
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),

@@ -150,6 +150,15 @@ reg  [2047:0] batch;           // the read's entries, the first in the low bits
 reg  [2:0]    batch_left;      // entries of the batch still to execute
 reg  [1:0]    batch_next;      // the next one's index
 reg           entry_unreadable; // the entry's fetch failed
+// The next I/O batch, fetched while the last entry of this one runs, so the host's read latency
+// is not paid between batches. Only from an SQ whose CQ is not the running batch's (its room was
+// counted without the completions still to come), and only while the admin queue is empty (the
+// batch in hand is taken before anything else, so admin commands would otherwise wait).
+localparam [1:0] P_NONE = 2'd0, P_READING = 2'd1, P_READY = 2'd2;
+reg  [1:0]    prefetch;
+reg  [2047:0] prefetch_batch;
+reg           prefetch_unreadable;
+reg  [2:0]    prefetch_count;
 assign read_dwords = {fetch_count, 4'd0};
 
 reg [11:0] sq_head, sq_tail, cq_tail, cq_head;
@@ -184,7 +193,7 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
-assign busy = state != S_IDLE || write_valid || completion_in_flight;
+assign busy = state != S_IDLE || write_valid || completion_in_flight || prefetch == P_READING;
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
@@ -273,6 +282,7 @@ reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 // The I/O SQ whose command runs (0: the admin queue's), and the next one to look at
 reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] next_queue;
+reg [QUEUE_INDEX_WIDTH-1:0] prefetch_queue;
 // An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
 // assignments per queue: Icarus does not see array words read inside functions of an always @*)
 wire [QUEUE_SLOTS-1:0] sq_ready;
@@ -437,11 +447,32 @@ always @(posedge clk) begin
     if (bulk_valid && bulk_ready) begin
         bulk_valid <= 1'b0;
     end
+    if (state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
+            && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
+            && pick_cq != current_cq) begin
+        prefetch_queue <= io_pick;
+        prefetch_count <= pick_count;
+        next_queue <= io_pick + 1'b1;
+        read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
+        fetch_count <= pick_count;
+        read_valid <= 1'b1;
+        prefetch <= P_READING;
+    end
+    // (read_done while read_valid is up answers a read issued before a disable: not ours)
+    if (prefetch == P_READING && read_done && !read_valid) begin
+        prefetch_batch <= read_data;
+        prefetch_unreadable <= read_error;
+        prefetch <= P_READY;
+    end
 
     case (state)
         S_IDLE: begin
             if (enabled && !stopping) begin
-                if (batch_left != 3'd0) begin
+                if (prefetch == P_READY) begin
+                    take_prefetched_batch();
+                end else if (prefetch == P_READING) begin
+                    // its entries come first
+                end else if (batch_left != 3'd0) begin
                     take_batch_entry();
                 end else if (!cq_full && event_pending && event_request_waiting) begin
                     // An event completes the oldest waiting Asynchronous Event Request
@@ -473,20 +504,13 @@ always @(posedge clk) begin
             end
         end
         S_FETCH: begin
-            if (read_done) begin
-                // The first entry now, the rest of the batch after it; a failed read is one
-                // unreadable entry (the rest are fetched again)
-                batch <= read_data;
-                entry <= read_data[511:0];
-                entry_unreadable <= read_error;
-                batch_next <= 2'd1;
-                batch_left <= read_error ? 3'd0 : fetch_count - 3'd1;
+            if (read_done && !read_valid) begin
+                begin_batch(read_data, read_error, fetch_count);
                 if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
                     sq_head <= sq_head_next;
                 end else begin
                     io_sq_head[current_queue] <= current_sq_head_next;
                 end
-                state <= S_EXECUTE;
             end
         end
         S_IO: begin
@@ -496,6 +520,8 @@ always @(posedge clk) begin
                 // A batch goes straight on to its next entry while this completion is sent
                 if (batch_left != 3'd0 && !stopping) begin
                     take_batch_entry();
+                end else if (prefetch == P_READY && !stopping) begin
+                    take_prefetched_batch();
                 end else begin
                     state <= S_IDLE;
                 end
@@ -684,6 +710,7 @@ always @(posedge clk) begin
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
+        prefetch <= P_NONE;
         io_finished <= 1'b0;
         completion_in_flight <= 1'b0;
         read_valid <= 1'b0;
@@ -694,6 +721,30 @@ end
 
 // The completion entry to the current queue's CQ: DW0 result, DW2 SQ head and SQ ID, DW3 CID,
 // phase and status (DNR on errors); status_code/type keep the status for the counters
+// A batch read has come back: its first entry now, the rest after it; a failed read is one
+// unreadable entry (the rest are fetched again)
+task begin_batch(input [2047:0] entries, input unreadable, input [2:0] count);
+    begin
+        batch <= entries;
+        entry <= entries[511:0];
+        entry_unreadable <= unreadable;
+        batch_next <= 2'd1;
+        batch_left <= unreadable ? 3'd0 : count - 3'd1;
+        state <= S_EXECUTE;
+    end
+endtask
+
+// The prefetched batch becomes the one in hand (its SQ's head moves past the first entry)
+task take_prefetched_batch;
+    begin
+        begin_batch(prefetch_batch, prefetch_unreadable, prefetch_count);
+        current_queue <= prefetch_queue;
+        io_sq_head[prefetch_queue] <= io_sq_head[prefetch_queue] == io_sq_size[prefetch_queue] ? 16'd0
+                                    : io_sq_head[prefetch_queue] + 16'd1;
+        prefetch <= P_NONE;
+    end
+endtask
+
 // The batch's next entry (its CQ's room was counted when it was fetched)
 task take_batch_entry;
     begin

@@ -53,16 +53,19 @@ def io_vector(qid: int) -> int:
 
 
 class TB:
-    def __init__(self, dut):
+    def __init__(self, dut, max_payload: int = 256, max_read_request: int = 512):
+        """max_payload and max_read_request: what the host sets in Device Control at enumeration
+        (256 B and 512 B by default, common server settings, so transfers come in many pieces;
+        the device supports up to 1024 B, the UltraScale+ core's largest)."""
         self.dut = dut
         width = len(dut.s_axis_cc_tdata)
         self.rc = RootComplex()
-        # Max Payload Size 256 B (the host's choice; the device supports 512): writes come in pieces
-        self.rc.max_payload_size = 1
+        self.rc.max_payload_size = (max_payload // 128).bit_length() - 1
+        self.max_read_request = max_read_request
         self.device = UltraScalePlusPcieDevice(
             pcie_generation=3, pcie_link_width=16 if width == 512 else 8, user_clk_frequency=250e6,
             alignment="dword", cq_straddle=False, cc_straddle=False, rq_straddle=False, rc_straddle=False,
-            rc_4tlp_straddle=False, pf_count=1, max_payload_size=512, enable_client_tag=True,
+            rc_4tlp_straddle=False, pf_count=1, max_payload_size=1024, enable_client_tag=True,
             enable_extended_tag=False, enable_parity=False, pf0_msi_enable=False,
             pf0_msix_enable=True, pf0_msix_table_size=MSIX_VECTORS - 1, pf0_msix_table_bir=0,
             pf0_msix_table_offset=MSIX_TABLE, pf0_msix_pba_bir=0, pf0_msix_pba_offset=MSIX_PBA,
@@ -107,6 +110,7 @@ class TB:
         device = self.rc.find_device(self.device.functions[0].pcie_id)
         await device.enable_device()
         await device.set_master()
+        await device.set_readrq((self.max_read_request // 128).bit_length() - 1)
         self.device_view = device
         self.bar = Bar(device.bar_window[0])
         self.host = NvmeHost(self.bar, lambda: ClockCycles(self.dut.user_clk, 4))
@@ -888,7 +892,7 @@ async def throughput_and_latency_against_the_targets(dut):
     completion-to-MSI-X latencies for one 512-byte Read; then 16 queues loaded with 512-byte and
     4 KiB Reads and Writes for IOPS and bus use (zero-latency host memory: the root complex model
     answers at once). Compared with the targets at 512 bits (the targets' bus)."""
-    tb = TB(dut)
+    tb = TB(dut, max_payload=1024, max_read_request=1024)
     tb.rng = test_rng("figures")
     await tb.bring_up()
     await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
