@@ -59,7 +59,7 @@ module pcie_us_requester #(
     input  wire                       s_stream_tvalid,
     output wire                       s_stream_tready,
     input  wire                       s_stream_tlast,
-    output reg                        stream_done,    // one cycle, after the TLP's last beat
+    output wire                       stream_done,    // one cycle: the TLP's last beat goes out
 
     input  wire                       stream_read_valid,
     output wire                       stream_read_ready,
@@ -133,18 +133,24 @@ reg                tlp_is_small_write; // a small write: write_done after its la
 reg [3:0]          last_be;
 reg                first_beat;
 
-// A small read goes first when it can go at all; while one is outstanding, the rest go on
-assign read_ready = state == S_IDLE && !small_read_outstanding;
-wire   read_goes = read_valid && !small_read_outstanding;
-assign write_ready = state == S_IDLE && !read_goes;
+// A request starts when none is going out, or in the cycle a small or stream TLP ends (so
+// TLPs follow each other with no idle cycle), in this order of priority: a small read (when
+// none is outstanding; while one is, the rest go on), a small write, a stream read, a bulk
+// write, a stream write
+wire   tlp_ending = (state == S_SEND || state == S_STREAM) && m_axis_rq_tvalid && m_axis_rq_tready
+                 && m_axis_rq_tlast;
+wire   can_start = state == S_IDLE || tlp_ending;
+assign stream_done = tlp_ending && state == S_STREAM;
+wire   read_blocked = small_read_outstanding || (state == S_SEND && tlp_is_read);
+wire   read_goes = read_valid && !read_blocked;
 wire   stream_tag_available;
 wire [7:0] stream_tag;
-assign stream_read_ready = state == S_IDLE && !read_goes && !write_valid && stream_tag_available;
-assign bulk_ready = state == S_IDLE && !read_goes && !write_valid;
-// A stream write may follow the one ending this cycle with no idle cycle between them
-wire   stream_ending = state == S_STREAM && m_axis_rq_tvalid && m_axis_rq_tready && m_axis_rq_tlast;
-assign stream_ready = (state == S_IDLE || stream_ending) && !read_goes && !write_valid && !bulk_valid
-                   && !stream_read_valid;
+wire   stream_read_goes = stream_read_valid && stream_tag_available;
+assign read_ready = can_start && !read_blocked;
+assign write_ready = can_start && !read_goes;
+assign stream_read_ready = can_start && !read_goes && !write_valid && stream_tag_available;
+assign bulk_ready = can_start && !read_goes && !write_valid && !stream_read_goes;
+assign stream_ready = can_start && !read_goes && !write_valid && !stream_read_goes && !bulk_valid;
 
 // ---- Stream write: the payload frame moved up by the 4-dword descriptor ----
 
@@ -289,63 +295,64 @@ pcie_us_read_pieces #(
     .reads_outstanding(stream_reads_outstanding)
 );
 
+// The next request, if one is waiting (the ready signals above follow the same order)
+task start_next;
+    begin
+        first_beat <= 1'b1;
+        state <= S_IDLE;
+        if (read_goes) begin
+            tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})};
+            tlp_dwords_left <= 6'd4;
+            tlp_is_read <= 1'b1;
+            last_be <= read_dwords == 7'd1 ? 4'h0 : 4'hF;
+            request_bytes <= {4'd0, read_dwords, 2'b00};
+            read_error <= 1'b0;
+            read_data <= 2048'd0;
+            completion_first_beat <= 1'b1;
+            state <= S_SEND;
+        end else if (write_valid) begin
+            tlp <= {write_data, descriptor(write_address, REQ_MEM_WRITE, {6'd0, write_dwords})};
+            tlp_dwords_left <= 6'd4 + {1'b0, write_dwords};
+            tlp_is_read <= 1'b0;
+            tlp_is_small_write <= 1'b1;
+            last_be <= write_dwords == 5'd1 ? 4'h0 : 4'hF;
+            state <= S_SEND;
+        end else if (stream_read_goes) begin
+            // Sent with its own tag; its completions go to the pieces, not waited for here
+            tlp <= {{(TLP_BITS-128){1'b0}},
+                    descriptor(stream_read_address, REQ_MEM_READ, stream_read_dwords) | {24'd0, stream_tag, 96'd0}};
+            tlp_dwords_left <= 6'd4;
+            tlp_is_read <= 1'b0;
+            tlp_is_small_write <= 1'b0;
+            last_be <= stream_read_dwords == 11'd1 ? 4'h0 : 4'hF;
+            state <= S_SEND;
+        end else if (bulk_valid) begin
+            bulk_next_address <= bulk_address;
+            bulk_left <= bulk_dwords;
+            bulk_index <= 11'd0;
+            bulk_tlp_left <= 11'd0;
+            state <= S_BULK;
+        end else if (stream_valid) begin
+            start_stream();
+        end
+    end
+endtask
+
 integer index;
 always @(posedge clk) begin
     read_done <= 1'b0;
     write_done <= 1'b0;
     bulk_done <= 1'b0;
-    stream_done <= 1'b0;
     case (state)
         S_IDLE: begin
-            first_beat <= 1'b1;
-            if (read_goes) begin
-                tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})};
-                tlp_dwords_left <= 6'd4;
-                tlp_is_read <= 1'b1;
-                last_be <= read_dwords == 7'd1 ? 4'h0 : 4'hF;
-                request_bytes <= {4'd0, read_dwords, 2'b00};
-                read_error <= 1'b0;
-                read_data <= 2048'd0;
-                completion_first_beat <= 1'b1;
-                state <= S_SEND;
-            end else if (write_valid) begin
-                tlp <= {write_data, descriptor(write_address, REQ_MEM_WRITE, {6'd0, write_dwords})};
-                tlp_dwords_left <= 6'd4 + {1'b0, write_dwords};
-                tlp_is_read <= 1'b0;
-                tlp_is_small_write <= 1'b1;
-                last_be <= write_dwords == 5'd1 ? 4'h0 : 4'hF;
-                state <= S_SEND;
-            end else if (stream_read_valid && stream_tag_available) begin
-                // Sent with its own tag; its completions go to the pieces, not waited for here
-                tlp <= {{(TLP_BITS-128){1'b0}},
-                        descriptor(stream_read_address, REQ_MEM_READ, stream_read_dwords) | {24'd0, stream_tag, 96'd0}};
-                tlp_dwords_left <= 6'd4;
-                tlp_is_read <= 1'b0;
-                tlp_is_small_write <= 1'b0;
-                last_be <= stream_read_dwords == 11'd1 ? 4'h0 : 4'hF;
-                state <= S_SEND;
-            end else if (bulk_valid) begin
-                bulk_next_address <= bulk_address;
-                bulk_left <= bulk_dwords;
-                bulk_index <= 11'd0;
-                bulk_tlp_left <= 11'd0;
-                state <= S_BULK;
-            end else if (stream_valid) begin
-                start_stream();
-            end
+            start_next();
         end
         S_STREAM: begin
             if (m_axis_rq_tvalid && m_axis_rq_tready) begin
                 first_beat <= 1'b0;
                 stream_dwords_left <= stream_dwords_left - {5'd0, beat_dwords};
                 if (m_axis_rq_tlast) begin
-                    stream_done <= 1'b1;
-                    if (stream_valid && stream_ready) begin
-                        first_beat <= 1'b1;
-                        start_stream();
-                    end else begin
-                        state <= S_IDLE;
-                    end
+                    start_next();
                 end
             end
         end
@@ -377,7 +384,7 @@ always @(posedge clk) begin
                     if (tlp_is_read) begin
                         small_read_outstanding <= 1'b1;
                     end
-                    state <= S_IDLE;
+                    start_next();
                 end
             end
         end
@@ -422,7 +429,6 @@ always @(posedge clk) begin
         read_done <= 1'b0;
         read_error <= 1'b0;
         bulk_done <= 1'b0;
-        stream_done <= 1'b0;
     end
 end
 
