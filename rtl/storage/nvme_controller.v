@@ -228,7 +228,10 @@ wire [511:0] write_data;
 wire [2047:0] read_data;
 
 wire         bulk_valid, bulk_ready, bulk_done;
-wire         io_start, io_done, io_active;
+wire         io_start, io_done, io_active, io_released, io_drain_done;
+wire [7:0]   io_drain_status;
+wire         io_drain_free;
+wire [63:0]  stream_read_done_context;
 wire         data_event, data_to_host, data_last_event;
 wire [12:0]  data_bytes;
 wire [7:0]   io_opcode, io_status_code;
@@ -313,7 +316,8 @@ nvme_io_command #(
 ) io_command_inst (
     .clk(clk), .rst(rst),
     .start(io_start), .opcode(io_opcode), .nsid(io_nsid), .slba(io_slba), .nlb(io_nlb), .prp1(io_prp1),
-    .prp2(io_prp2), .done(io_done), .status_code(io_status_code),
+    .prp2(io_prp2), .done(io_done), .status_code(io_status_code), .released(io_released),
+    .drain_done(io_drain_done), .drain_status(io_drain_status), .release_allowed(io_drain_free),
     .host_read_valid(io_read_valid), .host_read_ready(read_ready && io_active), .host_read_address(io_read_address),
     .host_read_dwords(io_read_dwords), .host_read_done(read_done && small_read_for_io), .host_read_data(read_data[511:0]),
     .host_read_error(read_error),
@@ -323,6 +327,7 @@ nvme_io_command #(
     .host_stream_read_address(io_stream_read_address), .host_stream_read_dwords(io_stream_read_dwords),
     .host_stream_read_context(io_stream_read_context),
     .host_stream_read_done(stream_read_done), .host_stream_read_error(stream_read_error),
+    .host_stream_read_done_context(stream_read_done_context),
     .host_piece_valid(piece_valid), .host_piece_ready(piece_ready), .host_piece_offset(piece_offset),
     .host_piece_bytes(piece_bytes), .host_piece_context(piece_context), .max_read_request(cfg_max_read_req), .ns_write_from_host(ns_write_from_host),
     .ns_read_cmd_addr(ns_read_cmd_addr), .ns_read_cmd_len(ns_read_cmd_len), .ns_read_cmd_valid(ns_read_cmd_valid),
@@ -422,7 +427,8 @@ nvme_queue_engine #(
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),
-    .io_prp1(io_prp1), .io_prp2(io_prp2), .io_done(io_done), .io_status_code(io_status_code), .io_active(io_active),
+    .io_prp1(io_prp1), .io_prp2(io_prp2), .io_done(io_done), .io_status_code(io_status_code),
+    .io_released(io_released), .io_drain_done(io_drain_done), .io_drain_status(io_drain_status), .io_drain_free(io_drain_free), .io_active(io_active),
     .event_command(event_command), .event_command_admin(event_command_admin),
     .event_command_unreadable(event_command_unreadable), .event_post(event_post),
     .event_completion(event_completion),
@@ -447,7 +453,7 @@ nvme_counters #(
     .s_axil_rvalid(window_rvalid[2]), .s_axil_rready(window_rready[2]),
     .command_event(event_command), .command_admin(event_command_admin),
     .command_unreadable(event_command_unreadable), .command_opcode(io_opcode),
-    .post_event(event_post), .completion_event(event_completion), .completion_status_type(completion_status_type),
+    .post_event(event_post), .release_event(io_released), .completion_event(event_completion), .completion_status_type(completion_status_type),
     .completion_status_code(completion_status_code),
     .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event),
     .sq_doorbell_event(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue),
@@ -470,7 +476,7 @@ pcie_us_requester #(
     .stream_read_valid(io_stream_read_valid && io_active), .stream_read_ready(stream_read_ready),
     .stream_read_address(io_stream_read_address), .stream_read_dwords(io_stream_read_dwords),
     .stream_read_context(io_stream_read_context),
-    .stream_read_done(stream_read_done), .stream_read_error(stream_read_error), .stream_read_done_context(),
+    .stream_read_done(stream_read_done), .stream_read_error(stream_read_error), .stream_read_done_context(stream_read_done_context),
     .stream_reads_outstanding(),
     .piece_valid(piece_valid), .piece_ready(piece_ready), .piece_offset(piece_offset), .piece_bytes(piece_bytes),
     .piece_context(piece_context),

@@ -49,6 +49,7 @@ module nvme_counters #(
     input  wire [7:0]                     command_opcode,
     // A completion entry was handed to the requester, with its status
     input  wire                           post_event,       // a completion entry built (queued for the requester)
+    input  wire                           release_event,    // a Write drains: its completion comes later, first
     input  wire                           completion_event,
     input  wire [2:0]                     completion_status_type,
     input  wire [7:0]                     completion_status_code,
@@ -156,8 +157,9 @@ event_counters #(
 
 reg  [31:0]            doorbell_stamp [0:QUEUE_SLOTS-1];
 reg  [QUEUE_SLOTS-1:0] doorbell_waiting;
-reg  [31:0]            data_last_stamp, interrupt_stamp, fetch_stamp;
-reg                    data_last_armed, interrupt_armed, command_armed;
+reg  [31:0]            data_last_stamp, interrupt_stamp;
+reg                    data_last_armed, interrupt_armed, command_armed, released_armed;
+reg  [31:0]            command_stamp, released_stamp;
 
 always @(posedge clk) begin
     if (sq_doorbell_event && !doorbell_waiting[sq_doorbell_queue]) begin
@@ -166,12 +168,22 @@ always @(posedge clk) begin
     end
     if (fetch_event) begin
         doorbell_waiting[fetch_queue] <= 1'b0;
-        fetch_stamp <= cycles;
     end
-    if (post_event) begin
-        command_armed <= 1'b0;
-    end else if (command_event) begin
+    // A command's latency runs from its start to its completion entry. A released Write's stamp
+    // waits aside while the next command runs; its completion is the next one built.
+    if (command_event) begin
+        command_stamp <= cycles;
         command_armed <= 1'b1;
+    end else if (release_event) begin
+        command_armed <= 1'b0;
+    end else if (post_event && !released_armed) begin
+        command_armed <= 1'b0;
+    end
+    if (release_event) begin
+        released_stamp <= command_stamp;
+        released_armed <= 1'b1;
+    end else if (post_event) begin
+        released_armed <= 1'b0;
     end
     if (completion_event) begin
         data_last_armed <= 1'b0;
@@ -190,6 +202,7 @@ always @(posedge clk) begin
         data_last_armed <= 1'b0;
         interrupt_armed <= 1'b0;
         command_armed <= 1'b0;
+        released_armed <= 1'b0;
     end
 end
 
@@ -216,7 +229,8 @@ latency_stats interrupt_latency_inst (
 );
 latency_stats command_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(post_event && command_armed), .sample(cycles - fetch_stamp),
+    .sample_valid(post_event && (released_armed || command_armed)),
+    .sample(cycles - (released_armed ? released_stamp : command_stamp)),
     .latency_min(command_min), .latency_max(command_max), .latency_sum(command_sum), .latency_count(command_count)
 );
 

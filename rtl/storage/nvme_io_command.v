@@ -39,6 +39,12 @@ module nvme_io_command #(
     input  wire [63:0]              prp2,
     output reg                      done,         // one cycle, with the status
     output reg  [7:0]               status_code,
+    // A Write with every read issued hands its completion on (it comes with drain_done) and the
+    // next command may start while its data arrives: one such Write at a time
+    output reg                      released,     // one cycle, instead of done
+    output reg                      drain_done,   // one cycle, with the released Write's status
+    output reg  [7:0]               drain_status,
+    input  wire                     release_allowed, // the previous released Write's completion is out
 
     // Host memory, through the PCIe requester
     output reg                      host_read_valid,
@@ -63,6 +69,7 @@ module nvme_io_command #(
     output reg  [63:0]              host_stream_read_context, // the namespace address of the piece
     input  wire                     host_stream_read_done,
     input  wire                     host_stream_read_error,
+    input  wire [63:0]              host_stream_read_done_context,
     input  wire                     host_piece_valid,
     output wire                     host_piece_ready,
     input  wire [11:0]              host_piece_offset,
@@ -107,7 +114,7 @@ localparam [31:0] MAX_TRANSFER_BYTES = 32'd4096 << MDTS;
 reg [3:0]  state;
 localparam [3:0] S_IDLE = 4'd0, S_PAGE = 4'd1, S_LIST_ENTRY = 4'd2, S_CHUNK = 4'd3, S_STREAM_READ = 4'd4,
                  S_NS_WRITE = 4'd5, S_NS_WRITE_STATUS = 4'd6, S_STREAM_ISSUE = 4'd7, S_DRAIN = 4'd8,
-                 S_FINISH = 4'd9, S_LIST_CHAIN = 4'd10;
+                 S_FINISH = 4'd9, S_LIST_CHAIN = 4'd10, S_WAIT_DRAIN = 4'd11;
 
 reg [7:0]  command;
 reg [63:0] list_pointer;        // next PRP list entry's address
@@ -144,17 +151,32 @@ wire        stream_issued = host_stream_valid && host_stream_ready;
 reg  [63:0] zeros_cmd_addr;
 reg  [10:0] zeros_cmd_len;
 reg         zeros_cmd_valid;
-reg  [5:0]  writes_in_flight;   // namespace writes asked for and not yet answered
-reg         write_failed;       // one was answered with an error
 // A Write's host reads go out one after another (the requester tags them); each completion's
 // piece becomes a namespace write at its read's namespace address (the read's context) plus
 // its offset, whatever order the completions of different reads arrive in
-reg  [5:0]  reads_in_flight;
-reg         read_failed;        // a completion reported an error
+// A released Write drains in its slot while the next command runs in the other (the read's
+// context carries the slot in bit 63, above any namespace address)
+reg         slot;
+reg         drain_busy;
+reg         drain_slot;
+reg  [63:0] command_first_lba, command_last_lba, drain_first_lba, drain_last_lba;
+wire [1:0]  reads_pending, writes_pending, read_failed_slots, write_failed_slots;
+wire        write_answered_slot, slot_emptied;
+wire        read_failed = read_failed_slots[slot];
+wire        write_failed = write_failed_slots[slot];
+wire        own_under_way = reads_pending[slot] || writes_pending[slot];
+// Commands run in order as the host sees it: only a Write that does not touch the draining
+// Write's blocks starts before that one is complete (a Read must see its data, Write Zeroes and
+// Flush come after it)
+wire        overlaps_drain = !(last_lba[63:0] < drain_first_lba || slba > drain_last_lba);
+wire        must_wait = drain_busy && (opcode != OP_WRITE || overlaps_drain);
+wire        command_begins = (state == S_IDLE && start && !must_wait) || (state == S_WAIT_DRAIN && !must_wait);
+wire        start_slot = drain_busy ? !drain_slot : slot;
 wire        read_issued = host_stream_read_valid && host_stream_read_ready;
-assign ns_write_from_host = command == OP_WRITE;
+assign ns_write_from_host = command == OP_WRITE || drain_busy;
 assign ns_write_cmd_valid = ns_write_from_host ? host_piece_valid : zeros_cmd_valid;
-assign ns_write_cmd_addr = ns_write_from_host ? host_piece_context + {52'd0, host_piece_offset} : zeros_cmd_addr;
+assign ns_write_cmd_addr = ns_write_from_host ? {1'b0, host_piece_context[62:0]} + {52'd0, host_piece_offset}
+                         : zeros_cmd_addr;
 assign ns_write_cmd_len = ns_write_from_host ? {3'd0, host_piece_bytes} : {5'd0, zeros_cmd_len};
 assign host_piece_ready = ns_write_from_host && ns_write_cmd_ready;
 wire   write_asked = ns_write_cmd_valid && ns_write_cmd_ready;
@@ -178,11 +200,28 @@ reg  data_last_written;
 reg  read_pieces_issued;   // the Read that ended last has every piece with the requester
 assign data_last_event = data_last_written
                       || (read_pieces_issued && host_stream_done && streams_in_flight == 6'd1)
-                      || (state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE && reads_in_flight == 6'd0
-                          && ns_write_status_valid && writes_in_flight == 6'd1);
+                      || (slot_emptied && drain_busy && write_answered_slot == drain_slot)
+                      || (slot_emptied && state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE
+                          && write_answered_slot == slot);
+
+nvme_write_slots #(
+    .WRITES(64)
+) write_slots_inst (
+    .clk(clk), .rst(rst),
+    .clear(command_begins), .clear_slot(start_slot),
+    .read_issued(read_issued), .read_issued_slot(slot),
+    .read_answered(host_stream_read_done), .read_answered_slot(host_stream_read_done_context[63]),
+    .read_error(host_stream_read_error),
+    .write_asked(write_asked), .write_asked_slot(ns_write_from_host ? host_piece_context[63] : slot),
+    .write_answered(ns_write_status_valid), .write_error(ns_write_status_error),
+    .reads_pending(reads_pending), .writes_pending(writes_pending), .read_failed(read_failed_slots),
+    .write_failed(write_failed_slots), .write_answered_slot(write_answered_slot), .slot_emptied(slot_emptied)
+);
 
 always @(posedge clk) begin
     done <= 1'b0;
+    released <= 1'b0;
+    drain_done <= 1'b0;
     data_event <= 1'b0;
     data_last_written <= 1'b0;
     if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
@@ -196,63 +235,45 @@ always @(posedge clk) begin
     if (ns_read_cmd_valid && ns_read_cmd_ready) ns_read_cmd_valid <= 1'b0;
     if (zeros_cmd_valid && ns_write_cmd_ready) zeros_cmd_valid <= 1'b0;
     if (read_issued) host_stream_read_valid <= 1'b0;
-    reads_in_flight <= reads_in_flight + {5'd0, read_issued} - {5'd0, host_stream_read_done};
-    if (host_stream_read_done && host_stream_read_error) read_failed <= 1'b1;
-    writes_in_flight <= writes_in_flight + {5'd0, write_asked} - {5'd0, ns_write_status_valid};
-    if (ns_write_status_valid && ns_write_status_error) write_failed <= 1'b1;
+    // The released Write completes when its last read and namespace write are answered
+    if (drain_busy && !reads_pending[drain_slot] && !writes_pending[drain_slot]) begin
+        drain_done <= 1'b1;
+        drain_status <= read_failed_slots[drain_slot] ? SC_DATA_TRANSFER_ERROR
+                      : write_failed_slots[drain_slot] ? SC_INTERNAL_ERROR : SC_SUCCESS;
+        drain_busy <= 1'b0;
+    end
 
     case (state)
         S_IDLE: begin
             if (start) begin
-                command <= opcode;
-                status_code <= SC_SUCCESS;
-                write_failed <= 1'b0;
-                read_failed <= 1'b0;
-                bytes_left <= transfer_bytes;
-                ns_address <= slba << LBA_SHIFT;
-                host_address <= prp1;
-                page_left <= 13'd4096 - {1'b0, prp1[11:0]};
-                pages_left <= page_count - 32'd1;
-                two_pages <= page_count == 32'd2;
-                list_pointer <= prp2;
-                state <= S_CHUNK;
-                if (nsid != 32'd1) begin
-                    status_code <= SC_INVALID_NAMESPACE;
-                    state <= S_FINISH;
-                end else if (opcode != OP_FLUSH && opcode != OP_WRITE && opcode != OP_READ
-                             && opcode != OP_WRITE_ZEROES) begin
-                    status_code <= SC_INVALID_OPCODE;
-                    state <= S_FINISH;
-                end else if (opcode == OP_FLUSH) begin
-                    state <= S_FINISH;
-                end else if (!lba_in_range) begin
-                    status_code <= SC_LBA_OUT_OF_RANGE;
-                    state <= S_FINISH;
-                end else if (moves_host_data && transfer_bytes > MAX_TRANSFER_BYTES) begin
-                    status_code <= SC_INVALID_FIELD;
-                    state <= S_FINISH;
-                end else if (moves_host_data && (prp1[1:0] != 2'd0
-                                                  || (page_count == 32'd2 && prp2[11:0] != 12'd0)
-                                                  || (page_count > 32'd2 && prp2[1:0] != 2'd0))) begin
-                    // PRP1, and PRP2 as a page or as a list pointer, are checked before any data
-                    // moves; list entries are checked as they are reached
-                    status_code <= SC_PRP_OFFSET_INVALID;
-                    state <= S_FINISH;
-                end else if (opcode == OP_WRITE_ZEROES) begin
-                    // No host pages: the namespace range is written with zeros in 64-byte pieces
-                    page_left <= 13'd4096;
-                    pages_left <= 32'hFFFFFFFF;
+                if (must_wait) begin
+                    state <= S_WAIT_DRAIN;
+                end else begin
+                    begin_command();
                 end
+            end
+        end
+        S_WAIT_DRAIN: begin
+            if (!must_wait) begin
+                begin_command();
             end
         end
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
                 // A Read ends with its last piece handed on; a Write when every read and write is answered
-                if (command == OP_READ || (writes_in_flight == 6'd0 && reads_in_flight == 6'd0)) begin
+                if (command == OP_READ || !own_under_way) begin
                     if (read_failed) status_code <= SC_DATA_TRANSFER_ERROR;
                     else if (write_failed) status_code <= SC_INTERNAL_ERROR;
                     read_pieces_issued <= command == OP_READ;
                     done <= 1'b1;
+                    state <= S_IDLE;
+                end else if (!drain_busy && release_allowed && !read_failed) begin
+                    // A Write's data is still arriving: it drains while the next command runs
+                    drain_busy <= 1'b1;
+                    drain_slot <= slot;
+                    drain_first_lba <= command_first_lba;
+                    drain_last_lba <= command_last_lba;
+                    released <= 1'b1;
                     state <= S_IDLE;
                 end
             end else if (read_failed) begin
@@ -267,7 +288,7 @@ always @(posedge clk) begin
                 if (command == OP_WRITE) begin
                     host_stream_read_address <= host_address;
                     host_stream_read_dwords <= next_chunk[12:2];
-                    host_stream_read_context <= ns_address;
+                    host_stream_read_context <= {slot, ns_address[62:0]};
                     host_stream_read_valid <= 1'b1;
                     state <= S_STREAM_READ;
                 end else if (command == OP_READ) begin
@@ -351,7 +372,7 @@ always @(posedge clk) begin
         end
         S_DRAIN: begin
             // A failed command still waits for the reads and namespace writes it started
-            if (reads_in_flight == 6'd0 && writes_in_flight == 6'd0 && !read_issued) begin
+            if (!own_under_way && !read_issued) begin
                 state <= S_FINISH;
             end
         end
@@ -388,13 +409,61 @@ always @(posedge clk) begin
         host_stream_valid <= 1'b0;
         host_stream_read_valid <= 1'b0;
         streams_in_flight <= 6'd0;
-        reads_in_flight <= 6'd0;
         read_pieces_issued <= 1'b0;
-        writes_in_flight <= 6'd0;
+        drain_busy <= 1'b0;
+        slot <= 1'b0;
+        released <= 1'b0;
+        drain_done <= 1'b0;
         ns_read_cmd_valid <= 1'b0;
         zeros_cmd_valid <= 1'b0;
     end
 end
+
+// The command (its fields held by the queue engine while it runs): checks, then the first step
+task begin_command;
+    begin
+        command <= opcode;
+        status_code <= SC_SUCCESS;
+        slot <= start_slot;
+        command_first_lba <= slba;
+        command_last_lba <= last_lba[63:0];
+        bytes_left <= transfer_bytes;
+        ns_address <= slba << LBA_SHIFT;
+        host_address <= prp1;
+        page_left <= 13'd4096 - {1'b0, prp1[11:0]};
+        pages_left <= page_count - 32'd1;
+        two_pages <= page_count == 32'd2;
+        list_pointer <= prp2;
+        state <= S_CHUNK;
+        if (nsid != 32'd1) begin
+            status_code <= SC_INVALID_NAMESPACE;
+            state <= S_FINISH;
+        end else if (opcode != OP_FLUSH && opcode != OP_WRITE && opcode != OP_READ
+                     && opcode != OP_WRITE_ZEROES) begin
+            status_code <= SC_INVALID_OPCODE;
+            state <= S_FINISH;
+        end else if (opcode == OP_FLUSH) begin
+            state <= S_FINISH;
+        end else if (!lba_in_range) begin
+            status_code <= SC_LBA_OUT_OF_RANGE;
+            state <= S_FINISH;
+        end else if (moves_host_data && transfer_bytes > MAX_TRANSFER_BYTES) begin
+            status_code <= SC_INVALID_FIELD;
+            state <= S_FINISH;
+        end else if (moves_host_data && (prp1[1:0] != 2'd0
+                                          || (page_count == 32'd2 && prp2[11:0] != 12'd0)
+                                          || (page_count > 32'd2 && prp2[1:0] != 2'd0))) begin
+            // PRP1, and PRP2 as a page or as a list pointer, are checked before any data
+            // moves; list entries are checked as they are reached
+            status_code <= SC_PRP_OFFSET_INVALID;
+            state <= S_FINISH;
+        end else if (opcode == OP_WRITE_ZEROES) begin
+            // No host pages: the namespace range is written with zeros in 64-byte pieces
+            page_left <= 13'd4096;
+            pages_left <= 32'hFFFFFFFF;
+        end
+    end
+endtask
 
 // The piece is done: move every position on by its size
 task advance;

@@ -93,6 +93,10 @@ module nvme_queue_engine #(
     output wire [63:0]  io_prp2,
     input  wire         io_done,
     input  wire [7:0]   io_status_code,
+    input  wire         io_released,    // a Write drains: its completion comes with io_drain_done
+    input  wire         io_drain_done,
+    input  wire [7:0]   io_drain_status,
+    output wire         io_drain_free,  // no released Write's completion is waiting here
     output wire         io_active,      // nvme_io_command has the requester
 
     // For the counters: an entry's command starts (admin, or unreadable: its fetch failed); a
@@ -141,6 +145,19 @@ reg  [7:0] io_result;
 reg  [7:0] posted_status_code;
 reg  [2:0] posted_status_type;
 reg    completion_interrupts;
+// A released Write's completion: its CQ slot is taken when it is released (so the room counted
+// for later fetches stays right), the entry is sent when its data is in. Completions are sent in
+// the order their slots were taken, so a later command's completion waits for it.
+reg         drain_pending, drain_finished;
+reg  [7:0]  drain_result;
+reg  [63:0] drain_address;
+reg         drain_phase;
+reg  [15:0] drain_cid;
+reg  [15:0] drain_sq_head;      // as it was when the Write was released
+reg  [4:0]  drain_vector;
+reg         drain_interrupts;
+wire        post_free = completion_free && !drain_pending;
+assign io_drain_free = !drain_pending;
 assign interrupt_request = write_done && enabled && completion_in_flight && completion_interrupts;
 // Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
 // page, no more than its CQ has room for), executed in order before any other queue is served
@@ -193,7 +210,7 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
-assign busy = state != S_IDLE || write_valid || completion_in_flight || prefetch == P_READING;
+assign busy = state != S_IDLE || write_valid || completion_in_flight || prefetch == P_READING || drain_pending;
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
@@ -283,6 +300,7 @@ reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] next_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] prefetch_queue;
+reg [QUEUE_INDEX_WIDTH-1:0] drain_queue;
 // An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
 // assignments per queue: Icarus does not see array words read inside functions of an always @*)
 wire [QUEUE_SLOTS-1:0] sq_ready;
@@ -369,7 +387,7 @@ assign event_sq_doorbell = doorbell_valid && !doorbell_is_cq_head
                                                    : doorbell_io_exists && doorbell_value <= doorbell_io_size);
 assign sq_doorbell_queue = doorbell_index;
 assign event_fetch = read_valid && read_ready;
-assign fetch_queue = current_queue;
+assign fetch_queue = prefetch == P_READING ? prefetch_queue : current_queue;
 assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
 assign event_command_unreadable = entry_unreadable;
 // The engine writes nothing but completion entries
@@ -444,6 +462,17 @@ always @(posedge clk) begin
         io_finished <= 1'b1;
         io_result <= io_status_code;
     end
+    if (io_drain_done) begin
+        drain_finished <= 1'b1;
+        drain_result <= io_drain_status;
+    end
+    if (drain_pending && (drain_finished || io_drain_done) && completion_free) begin
+        send_completion(drain_address, drain_phase, drain_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, drain_queue},
+                        drain_sq_head, drain_finished ? drain_result : io_drain_status, 3'd0, 32'd0,
+                        drain_vector, drain_interrupts);
+        drain_pending <= 1'b0;
+        drain_finished <= 1'b0;
+    end
     if (bulk_valid && bulk_ready) begin
         bulk_valid <= 1'b0;
     end
@@ -488,11 +517,14 @@ always @(posedge clk) begin
                     current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     state <= S_POST;
                 end else if (!cq_full && sq_head != sq_tail) begin
-                    current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
+                    // (after a draining Write: an admin command may delete its queues)
+                    if (!drain_pending) begin
+                        current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     read_address <= sq_base + {46'd0, sq_head, 6'd0};
-                    fetch_count <= 3'd1;
-                    read_valid <= 1'b1;
-                    state <= S_FETCH;
+                        fetch_count <= 3'd1;
+                        read_valid <= 1'b1;
+                        state <= S_FETCH;
+                    end
                 end else if (io_found) begin
                     current_queue <= io_pick;
                     next_queue <= io_pick + 1'b1;
@@ -514,17 +546,13 @@ always @(posedge clk) begin
             end
         end
         S_IO: begin
-            if ((io_done || io_finished) && completion_free) begin
+            if (io_released) begin
+                take_drain_slot();
+                next_command();
+            end else if ((io_done || io_finished) && post_free) begin
                 io_finished <= 1'b0;
                 post(io_done ? io_status_code : io_result, 3'd0);
-                // A batch goes straight on to its next entry while this completion is sent
-                if (batch_left != 3'd0 && !stopping) begin
-                    take_batch_entry();
-                end else if (prefetch == P_READY && !stopping) begin
-                    take_prefetched_batch();
-                end else begin
-                    state <= S_IDLE;
-                end
+                next_command();
             end
         end
         S_EXECUTE: begin
@@ -691,7 +719,7 @@ always @(posedge clk) begin
             end
         end
         default: begin  // S_POST
-            if (completion_free) begin
+            if (post_free) begin
                 post(status_code, status_type);
                 state <= S_IDLE;
             end
@@ -711,6 +739,8 @@ always @(posedge clk) begin
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
         prefetch <= P_NONE;
+        drain_pending <= 1'b0;
+        drain_finished <= 1'b0;
         io_finished <= 1'b0;
         completion_in_flight <= 1'b0;
         read_valid <= 1'b0;
@@ -719,8 +749,6 @@ always @(posedge clk) begin
     end
 end
 
-// The completion entry to the current queue's CQ: DW0 result, DW2 SQ head and SQ ID, DW3 CID,
-// phase and status (DNR on errors); status_code/type keep the status for the counters
 // A batch read has come back: its first entry now, the rest after it; a failed read is one
 // unreadable entry (the rest are fetched again)
 task begin_batch(input [2047:0] entries, input unreadable, input [2:0] count);
@@ -757,37 +785,82 @@ task take_batch_entry;
     end
 endtask
 
-// The entry's slot in the CQ is taken now (its tail moves on, the phase flips on a wrap), so the
-// engine can go on while the requester sends it.
-task post(input [7:0] code, input [2:0] code_type);
+// After an I/O command: a batch goes straight on to its next entry (or the prefetched batch)
+// while the completion is sent
+task next_command;
+    begin
+        if (batch_left != 3'd0 && !stopping) begin
+            take_batch_entry();
+        end else if (prefetch == P_READY && !stopping) begin
+            take_prefetched_batch();
+        end else begin
+            state <= S_IDLE;
+        end
+    end
+endtask
+
+// The completion entry: DW0 result, DW2 SQ head and SQ ID, DW3 CID, phase and status (DNR on
+// errors), to the requester; its interrupt is raised once it has gone out
+task send_completion(input [63:0] address, input entry_phase, input [15:0] entry_cid, input [15:0] sqid,
+                     input [15:0] sqhd, input [7:0] code, input [2:0] code_type, input [31:0] entry_result,
+                     input [4:0] vector, input interrupts);
     begin
         posted_status_code <= code;
         posted_status_type <= code_type;
         event_post <= 1'b1;
+        write_address <= address;
+        write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
+                       sqhd, 32'd0, entry_result};
+        interrupt_vector <= vector;
+        completion_interrupts <= interrupts;
+        write_valid <= 1'b1;
+    end
+endtask
+
+// The current I/O queue's CQ slot is taken (its tail moves on, the phase flips on a wrap)
+task take_io_cq_slot;
+    begin
+        io_cq_tail[current_cq] <= io_cq_tail[current_cq] == io_cq_size[current_cq] ? 16'd0
+                                : io_cq_tail[current_cq] + 16'd1;
+        if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
+            io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
+        end
+    end
+endtask
+
+// The entry's slot in the CQ is taken now, so the engine can go on while the requester sends it
+task post(input [7:0] code, input [2:0] code_type);
+    begin
         if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
-            write_address <= cq_base + {48'd0, cq_tail, 4'd0};
-            write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, phase,
-                           completion_cid, 16'd0, 4'd0, sq_head, 32'd0, result};
-            interrupt_vector <= 5'd0;
-            completion_interrupts <= 1'b1;
+            send_completion(cq_base + {48'd0, cq_tail, 4'd0}, phase, completion_cid, 16'd0, {4'd0, sq_head}, code,
+                            code_type, result, 5'd0, 1'b1);
             cq_tail <= cq_tail_next;
             if (cq_tail == cq_size) begin
                 phase <= !phase;
             end
         end else begin
-            write_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
-            write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code,
-                           io_cq_phase[current_cq], completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
-                           io_sq_head[current_queue], 32'd0, result};
-            interrupt_vector <= io_cq_vector[current_cq][4:0];
-            completion_interrupts <= io_cq_interrupts[current_cq];
-            io_cq_tail[current_cq] <= io_cq_tail[current_cq] == io_cq_size[current_cq] ? 16'd0
-                                    : io_cq_tail[current_cq] + 16'd1;
-            if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
-                io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
-            end
+            send_completion(io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0}, io_cq_phase[current_cq],
+                            completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
+                            io_sq_head[current_queue], code, code_type, result, io_cq_vector[current_cq][4:0],
+                            io_cq_interrupts[current_cq]);
+            take_io_cq_slot();
         end
-        write_valid <= 1'b1;
+    end
+endtask
+
+// A released Write's CQ slot, kept for its completion
+task take_drain_slot;
+    begin
+        drain_pending <= 1'b1;
+        drain_finished <= 1'b0;
+        drain_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
+        drain_phase <= io_cq_phase[current_cq];
+        drain_cid <= completion_cid;
+        drain_queue <= current_queue;
+        drain_sq_head <= io_sq_head[current_queue];
+        drain_vector <= io_cq_vector[current_cq][4:0];
+        drain_interrupts <= io_cq_interrupts[current_cq];
+        take_io_cq_slot();
     end
 endtask
 

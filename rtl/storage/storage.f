@@ -1,6 +1,7 @@
 # rtl/storage: the NVMe storage engine. Paths are relative to this file.
 storage.vlt
 nvme_registers.v
+nvme_write_slots.v
 nvme_io_command.v
 nvme_queue_engine.v
 nvme_controller.v

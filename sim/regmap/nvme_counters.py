@@ -267,7 +267,7 @@ REGISTERS = (
         (
             Field('value', 0, 32, 'r', None),
         ),
-        "Fewest cycles from a command's fetch request (entries fetched together share it) to its completion entry posted (built and queued for the PCIe requester); all ones until one is measured.",
+        "Fewest cycles from a command's start (its entry taken up for execution) to its completion entry posted (built and queued for the PCIe requester); all ones until one is measured.",
     ),
     Register(
         'COMMAND_LATENCY_MAX', 0x00b4, 32,

@@ -158,10 +158,10 @@ extern "C" {
 #define NVME_COUNTER_REG_DESC_FF1B4D5B__VALUE_bp 0
 #define NVME_COUNTER_REG_DESC_FF1B4D5B__VALUE_bw 32
 
-// reg - nvme_counter_reg_desc_13fb5d5b
-#define NVME_COUNTER_REG_DESC_13FB5D5B__VALUE_bm 0xffffffff
-#define NVME_COUNTER_REG_DESC_13FB5D5B__VALUE_bp 0
-#define NVME_COUNTER_REG_DESC_13FB5D5B__VALUE_bw 32
+// reg - nvme_counter_reg_desc_1ce2cd0c
+#define NVME_COUNTER_REG_DESC_1CE2CD0C__VALUE_bm 0xffffffff
+#define NVME_COUNTER_REG_DESC_1CE2CD0C__VALUE_bp 0
+#define NVME_COUNTER_REG_DESC_1CE2CD0C__VALUE_bw 32
 
 // addrmap - nvme_counters
 typedef struct __attribute__ ((__packed__)) {
