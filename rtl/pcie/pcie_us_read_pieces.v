@@ -13,12 +13,18 @@
 // descriptor, dropped), byte 0 in lane 0. A read ends (read_done, with its context and
 // whether any completion reported an error) with the completion marked "request completed", or
 // the first error completion; its tag is free again.
+// A read whose next completion has not come within COMPLETION_TIMEOUT cycles ends with an error
+// (PCIe Completion Timeout). Its tag's generation bit (tag bit 4) flips, so a completion that
+// turns up late is not taken for the tag's next read: like any completion whose tag is not that
+// of a read under way (an Unexpected Completion), it is dropped.
 // Formats: Xilinx PG213 requester completion descriptor, DWORD-aligned mode, no straddling.
 module pcie_us_read_pieces #(
     // Width of the RC stream in bits: 256 or 512
     parameter DATA_WIDTH = 512,
-    // Tags 1 to TAGS (tag 0 is the requester's own small reads)
+    // Tags 1 to TAGS, and with bit 4 set (tag index 0 is the requester's own small reads)
     parameter TAGS = 8,
+    // Cycles a read waits for its next completion
+    parameter COMPLETION_TIMEOUT = 16384,
     parameter CONTEXT_WIDTH = 64
 ) (
     input  wire                     clk,
@@ -57,11 +63,13 @@ localparam [5:0] LANE_COUNT = LANES[5:0];
 localparam BEAT_BYTES = DATA_WIDTH / 8;
 localparam SHIFT_WIDTH = $clog2(BEAT_BYTES);
 localparam [SHIFT_WIDTH-1:0] EXTRACT_SHIFT = BEAT_BYTES[SHIFT_WIDTH-1:0] - 12;
-localparam TAG_INDEX_WIDTH = $clog2(TAGS + 1);
+localparam TAG_INDEX_WIDTH = 4;
+localparam AGE_WIDTH = $clog2(COMPLETION_TIMEOUT + 1);
+localparam [AGE_WIDTH-1:0] TIMEOUT = COMPLETION_TIMEOUT[AGE_WIDTH-1:0];
 
 initial begin
-    if (TAGS < 1 || TAGS > 31) begin
-        $error("Error: TAGS must be 1 to 31 (instance %m)");
+    if (TAGS < 1 || TAGS > 15) begin
+        $error("Error: TAGS must be 1 to 15 (instance %m)");
         $finish;
     end
 end
@@ -72,22 +80,24 @@ reg [TAGS:1]            tag_busy;
 reg [12:0]              tag_bytes [1:TAGS];
 reg [CONTEXT_WIDTH-1:0] tag_context [1:TAGS];
 reg [TAGS:1]            tag_failed;
+reg [TAGS:1]            tag_generation;
+reg [AGE_WIDTH-1:0]     tag_age [1:TAGS];   // cycles since the read went out or its last beat came
 
 reg                     free_found;
-reg [7:0]               free_tag;
+reg [TAG_INDEX_WIDTH-1:0] free_tag;
 integer                 scan;
 always @* begin
     free_found = 1'b0;
-    free_tag = 8'd0;
+    free_tag = {TAG_INDEX_WIDTH{1'b0}};
     for (scan = TAGS; scan >= 1; scan = scan - 1) begin
         if (!tag_busy[scan]) begin
             free_found = 1'b1;
-            free_tag = scan[7:0];
+            free_tag = scan[TAG_INDEX_WIDTH-1:0];
         end
     end
 end
 assign tag_available = free_found;
-assign tag = free_tag;
+assign tag = {3'd0, tag_generation[free_tag], free_tag};
 assign reads_outstanding = tag_busy != {TAGS{1'b0}};
 
 // ---- The completion coming in ----
@@ -100,8 +110,12 @@ wire        completion_last = s_axis_rc_tdata[30];
 wire [10:0] completion_dwords = s_axis_rc_tdata[42:32];
 wire [7:0]  completion_tag = s_axis_rc_tdata[71:64];
 wire [TAG_INDEX_WIDTH-1:0] tag_index = completion_tag[TAG_INDEX_WIDTH-1:0];
+wire        tag_index_valid = tag_index != 4'd0 && {28'd0, tag_index} <= TAGS;
+// The completion answers a read under way: its tag, generation included
+wire        completion_known = completion_tag[7:5] == 3'd0 && tag_index_valid && tag_busy[tag_index]
+                            && completion_tag[4] == tag_generation[tag_index];
 wire [12:0] completion_offset = tag_bytes[tag_index] - completion_byte_count;
-wire        completion_is_piece = completion_error == 4'd0 && completion_dwords != 11'd0;
+wire        completion_is_piece = completion_known && completion_error == 4'd0 && completion_dwords != 11'd0;
 
 reg         piece_announced;     // this completion's header was taken
 reg         dropping;            // the completion under way carries no piece: its beats are dropped
@@ -144,9 +158,30 @@ assign m_piece_tlast = extracted_tlast;
 
 // The completion that ends its read: "request completed", or an error
 reg        ending;               // latched from the first beat
-wire       ends_read = first_beat ? (completion_last || completion_error != 4'd0) : ending;
+wire       ends_read = first_beat ? completion_known && (completion_last || completion_error != 4'd0) : ending;
 wire [TAG_INDEX_WIDTH-1:0] beat_tag_index = first_beat ? tag_index : current_tag_index;
+reg        current_known;        // the completion under way answers a read under way
+wire       beat_known = first_beat ? completion_known : current_known;
+wire       read_ends_now = beat_taken && s_axis_rc_tlast && ends_read;
 
+// The oldest read past its time, ended when no completion ends one this cycle (and not while
+// one of its completions is coming in)
+reg                       expired_found;
+reg [TAG_INDEX_WIDTH-1:0] expired_tag;
+integer                   expiry_scan;
+always @* begin
+    expired_found = 1'b0;
+    expired_tag = {TAG_INDEX_WIDTH{1'b0}};
+    for (expiry_scan = TAGS; expiry_scan >= 1; expiry_scan = expiry_scan - 1) begin
+        if (tag_busy[expiry_scan] && tag_age[expiry_scan] == TIMEOUT
+                && (first_beat || current_tag_index != expiry_scan[TAG_INDEX_WIDTH-1:0])) begin
+            expired_found = 1'b1;
+            expired_tag = expiry_scan[TAG_INDEX_WIDTH-1:0];
+        end
+    end
+end
+
+integer age_scan;
 always @(posedge clk) begin
     read_done <= 1'b0;
     if (extracted_tvalid && drop_extracted) begin
@@ -157,20 +192,37 @@ always @(posedge clk) begin
     if (piece_valid && piece_ready) begin
         piece_announced <= 1'b1;
     end
+    for (age_scan = 1; age_scan <= TAGS; age_scan = age_scan + 1) begin
+        if (tag_busy[age_scan] && tag_age[age_scan] != TIMEOUT) begin
+            tag_age[age_scan] <= tag_age[age_scan] + 1'b1;
+        end
+    end
+    if (beat_taken && beat_known) begin
+        tag_age[beat_tag_index] <= {AGE_WIDTH{1'b0}};
+    end
+    if (expired_found && !read_ends_now) begin
+        read_done <= 1'b1;
+        read_error <= 1'b1;
+        read_context <= tag_context[expired_tag];
+        tag_busy[expired_tag] <= 1'b0;
+        tag_generation[expired_tag] <= !tag_generation[expired_tag];
+    end
     if (allocate) begin
-        tag_busy[free_tag[TAG_INDEX_WIDTH-1:0]] <= 1'b1;
-        tag_bytes[free_tag[TAG_INDEX_WIDTH-1:0]] <= allocate_bytes;
-        tag_context[free_tag[TAG_INDEX_WIDTH-1:0]] <= allocate_context;
-        tag_failed[free_tag[TAG_INDEX_WIDTH-1:0]] <= 1'b0;
+        tag_age[free_tag] <= {AGE_WIDTH{1'b0}};
+        tag_busy[free_tag] <= 1'b1;
+        tag_bytes[free_tag] <= allocate_bytes;
+        tag_context[free_tag] <= allocate_context;
+        tag_failed[free_tag] <= 1'b0;
     end
     if (beat_taken) begin
         first_beat <= s_axis_rc_tlast;
         frame_dwords_after <= frame_dwords_left[10:0] - {5'd0, frame_beat_dwords};
         if (first_beat) begin
             current_tag_index <= tag_index;
+            current_known <= completion_known;
             dropping <= !completion_is_piece;
-            ending <= completion_last || completion_error != 4'd0;
-            if (completion_error != 4'd0) begin
+            ending <= completion_known && (completion_last || completion_error != 4'd0);
+            if (completion_known && completion_error != 4'd0) begin
                 tag_failed[tag_index] <= 1'b1;
             end
         end
@@ -186,6 +238,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         tag_busy <= {TAGS{1'b0}};
+        tag_generation <= {TAGS{1'b0}};
         first_beat <= 1'b1;
         drop_extracted <= 1'b1;
         piece_announced <= 1'b0;

@@ -9,7 +9,10 @@
 // (the caller's addresses are entry-aligned inside their queue's pages). One small read is
 // outstanding at a time, with tag 0; other requests go out while it waits (so a prefetch of queue
 // entries does not stall the data), and its completions (several if the host splits them) are
-// placed by Byte Count until the one marked "request completed".
+// placed by Byte Count until the one marked "request completed". A small read that has no
+// completion for COMPLETION_TIMEOUT cycles ends with read_error (PCIe Completion Timeout); its
+// tag alternates between 0 and 16 after that, so a late completion is not taken for the next
+// read's (completions whose tags match no read under way are dropped).
 // A completion with an error code (Unsupported Request, Completer Abort, poisoned) ends the read
 // with read_error: the caller answers it, the tag is free again.
 // A bulk write (up to 4 KiB) takes its data from a dword source the caller computes (the payload
@@ -30,7 +33,9 @@ module pcie_us_requester #(
     // Width of the RQ and RC streams in bits: 256 or 512
     parameter DATA_WIDTH = 512,
     // Stream reads outstanding at once (tags 1 to STREAM_TAGS)
-    parameter STREAM_TAGS = 8
+    parameter STREAM_TAGS = 8,
+    // Cycles a read waits for its next completion before it ends with an error
+    parameter COMPLETION_TIMEOUT = 16384
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -129,6 +134,10 @@ reg [TLP_BITS-1:0] tlp;
 reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet sent
 reg                tlp_is_read;        // a small read: its completions are awaited once it is sent
 reg                small_read_outstanding;
+reg                small_read_generation; // tag bit 4 of the small reads
+localparam SMALL_AGE_WIDTH = $clog2(COMPLETION_TIMEOUT + 1);
+localparam [SMALL_AGE_WIDTH-1:0] SMALL_TIMEOUT = COMPLETION_TIMEOUT[SMALL_AGE_WIDTH-1:0];
+reg [SMALL_AGE_WIDTH-1:0] small_read_age;
 reg                tlp_is_small_write; // a small write: write_done after its last beat
 reg [3:0]          last_be;
 reg                first_beat;
@@ -257,17 +266,23 @@ reg         request_completed;  // the completion being received is the read's l
 // ---- Completions: tag 0 for the small read waiting here, the others for the pieces ----
 
 reg  rc_first_beat;
-reg  rc_to_pieces;               // the completion under way is a stream read's
-wire rc_beat_to_pieces = rc_first_beat ? s_axis_rc_tdata[71:64] != 8'd0 : rc_to_pieces;
+reg  rc_to_pieces;               // the completion under way is for the pieces (tag index not 0)
+wire rc_beat_to_pieces = rc_first_beat ? s_axis_rc_tdata[67:64] != 4'd0 : rc_to_pieces;
 wire pieces_tready;
 assign s_axis_rc_tready = rc_beat_to_pieces ? pieces_tready : 1'b1;
-wire small_read_beat = s_axis_rc_tvalid && !rc_beat_to_pieces;
+// The small read's own completions (its tag and generation, while it is under way); others with
+// tag index 0 are dropped
+reg  small_completion_ours;
+wire small_tag_matches = s_axis_rc_tdata[71:64] == {3'd0, small_read_generation, 4'd0};
+wire small_read_beat = s_axis_rc_tvalid && !rc_beat_to_pieces && small_read_outstanding
+                    && (rc_first_beat ? small_tag_matches : small_completion_ours);
 
 always @(posedge clk) begin
     if (s_axis_rc_tvalid && s_axis_rc_tready) begin
         rc_first_beat <= s_axis_rc_tlast;
         if (rc_first_beat) begin
-            rc_to_pieces <= s_axis_rc_tdata[71:64] != 8'd0;
+            rc_to_pieces <= s_axis_rc_tdata[67:64] != 4'd0;
+            small_completion_ours <= small_tag_matches;
         end
     end
     if (rst) begin
@@ -279,6 +294,7 @@ end
 pcie_us_read_pieces #(
     .DATA_WIDTH(DATA_WIDTH),
     .TAGS(STREAM_TAGS),
+    .COMPLETION_TIMEOUT(COMPLETION_TIMEOUT),
     .CONTEXT_WIDTH(64)
 ) read_pieces_inst (
     .clk(clk), .rst(rst),
@@ -301,11 +317,13 @@ task start_next;
         first_beat <= 1'b1;
         state <= S_IDLE;
         if (read_goes) begin
-            tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})};
+            tlp <= {{(TLP_BITS-128){1'b0}}, descriptor(read_address, REQ_MEM_READ, {4'd0, read_dwords})
+                                            | {27'd0, small_read_generation, 100'd0}};
             tlp_dwords_left <= 6'd4;
             tlp_is_read <= 1'b1;
             last_be <= read_dwords == 7'd1 ? 4'h0 : 4'hF;
             request_bytes <= {4'd0, read_dwords, 2'b00};
+            small_read_age <= {SMALL_AGE_WIDTH{1'b0}};
             read_error <= 1'b0;
             read_data <= 2048'd0;
             completion_first_beat <= 1'b1;
@@ -392,8 +410,18 @@ always @(posedge clk) begin
             state <= S_IDLE;
         end
     endcase
-    // The small read's completions, whatever goes out meanwhile
-    if (small_read_outstanding && small_read_beat) begin
+    // The small read's completions, whatever goes out meanwhile; or its timeout
+    if (small_read_outstanding) begin
+        small_read_age <= small_read_beat ? {SMALL_AGE_WIDTH{1'b0}}
+                        : small_read_age + {{(SMALL_AGE_WIDTH-1){1'b0}}, small_read_age != SMALL_TIMEOUT};
+    end
+    if (small_read_outstanding && !small_read_beat && small_read_age == SMALL_TIMEOUT && completion_first_beat) begin
+        read_done <= 1'b1;
+        read_error <= 1'b1;
+        small_read_outstanding <= 1'b0;
+        small_read_generation <= !small_read_generation;
+    end
+    if (small_read_beat) begin
         if (completion_first_beat) begin
             // Descriptor in dwords 0-2, data from dword 3, placed by its offset
             for (index = 3; index < LANES; index = index + 1) begin
@@ -426,6 +454,7 @@ always @(posedge clk) begin
     if (rst) begin
         state <= S_IDLE;
         small_read_outstanding <= 1'b0;
+        small_read_generation <= 1'b0;
         read_done <= 1'b0;
         read_error <= 1'b0;
         bulk_done <= 1'b0;

@@ -19,7 +19,10 @@ module nvme_controller #(
     parameter READY_DELAY = 16,
     // Namespace 1: logical blocks and block size 2^LBA_SHIFT bytes
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
-    parameter [7:0] LBA_SHIFT = 8'd9
+    parameter [7:0] LBA_SHIFT = 8'd9,
+    // Cycles a host read waits for its next completion before it fails (PCIe Completion Timeout,
+    // whose default range is 50 us to 50 ms: 16384 cycles are 65.5 us at 250 MHz)
+    parameter COMPLETION_TIMEOUT = 16384
 ) (
     input  wire                      user_clk,
     input  wire                      user_reset,
@@ -462,7 +465,8 @@ nvme_counters #(
 );
 
 pcie_us_requester #(
-    .DATA_WIDTH(DATA_WIDTH)
+    .DATA_WIDTH(DATA_WIDTH),
+    .COMPLETION_TIMEOUT(COMPLETION_TIMEOUT)
 ) requester_inst (
     .clk(clk), .rst(rst),
     .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address),

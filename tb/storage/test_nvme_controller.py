@@ -14,6 +14,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge, Timer
 from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus
 from cocotbext.pcie.core import RootComplex
+from cocotbext.pcie.core.tlp import Tlp, TlpType
 from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
 
 from dpuv.models import nvme_admin, nvme_nvm
@@ -800,6 +801,120 @@ async def commands_behind_a_draining_write_see_its_data(dut):
     assert all(status == 0 for status in expected.values()), expected
     checked = check_data(tb, model, read_back)
     dut._log.info("%d commands behind draining Writes, %d read bytes checked", len(submitted[pair.qid]), checked)
+
+
+class LossyHost:
+    """The root complex's memory reads, with those that touch a 'lost' host page held back (never
+    answered, unless let go later), and completions nobody asked for sent on demand."""
+
+    def __init__(self, tb: TB, lost_base: int, lost_size: int):
+        self.tb, self.lost_base, self.lost_size = tb, lost_base, lost_size
+        self.held = []
+        self.answer = tb.rc.rx_tlp_handler[TlpType.MEM_READ_64]
+        for fmt_type in (TlpType.MEM_READ, TlpType.MEM_READ_64):
+            tb.rc.register_rx_tlp_handler(fmt_type, self._read)
+
+    def lost(self, address: int, length: int = 1) -> bool:
+        return address < self.lost_base + self.lost_size and self.lost_base < address + length
+
+    async def _read(self, tlp) -> None:
+        if self.lost(tlp.address, tlp.length * 4):
+            self.held.append(tlp)
+        else:
+            await self.answer(tlp)
+
+    async def let_go(self) -> None:
+        """The held reads' completions, late."""
+        held, self.held = self.held, []
+        for tlp in held:
+            await self.answer(tlp)
+
+    async def unexpected(self, tag: int, address: int, dwords: int) -> None:
+        """Completions for a read the device never sent, with this tag."""
+        tlp = Tlp()
+        tlp.fmt_type = TlpType.MEM_READ_64
+        tlp.requester_id = self.tb.device.functions[0].pcie_id
+        tlp.tag, tlp.address, tlp.length, tlp.first_be, tlp.last_be = tag, address, dwords, 0xF, 0xF
+        await self.answer(tlp)
+
+    def read_memory(self, address: int, length: int) -> bytes:
+        """Host memory as the model may read it: the lost page is not there."""
+        if self.lost(address, length):
+            raise nvme_nvm.HostMemoryError(f"{address:#x} is in the lost page")
+        return self.tb.read_memory(address, length)
+
+
+@cocotb.test(timeout_time=5000, timeout_unit="us")
+async def lost_and_unexpected_completions_end_cleanly(dut):
+    """A host that never answers some reads and sends completions nobody asked for. A Write whose
+    data is in a page the root complex does not answer, and a Read whose PRP list is there, end
+    with Data Transfer Error once the completion timeout has passed (the other queue working
+    meanwhile); those reads' completions arriving late, and completions with tags of no read
+    under way, are dropped; then a random round passes with every byte checked."""
+    rng = test_rng("lost")
+    tb = TB(dut)
+    await tb.bring_up()
+    await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    admin = await tb.admin_queue(16)
+    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
+    tb.namespace.write(0, contents)
+    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    pairs = await tb.create_io_pairs(admin, 2, 16)
+    lost_region = tb.rc.mem_pool.alloc_region(4096)
+    lost_base = lost_region.get_absolute_address(0)
+    tb.regions.append((lost_region, lost_base))
+    host = LossyHost(tb, lost_base, 4096)
+    block = 1 << tb.lba_shift
+    cursor = [0]
+    submitted, expected, read_back = {1: [], 2: []}, {}, []
+
+    def command(qid: int, opcode: int, slba: int, blocks: int, prp1: int, prp2: int = 0) -> None:
+        cid = 0x300 + len(expected)
+        entry = nvme_nvm.io_command(opcode, cid, slba, blocks, prp1, prp2)
+        expected[(qid, cid)] = model.execute(entry, host.read_memory,
+                                             lambda address, data: read_back.append((address, data)))
+        submitted[qid].append(entry)
+
+    def buffer(blocks: int, fill: bool) -> tuple[int, int]:
+        prp1, prp2, entries = transfer_layout(rng, tb.data_base, blocks * block, cursor)
+        for address, page in entries:
+            tb.write_memory(address, struct.pack("<Q", page))
+        if fill:
+            for address, size in nvme_nvm.prp_pages(prp1, prp2, blocks * block, tb.read_memory):
+                tb.write_memory(address, rng.randbytes(size))
+        return prp1, prp2
+
+    # Queue 1: a Write from the lost page, a Read whose PRP list is in it, then ordinary commands
+    tb.write_memory(lost_base, rng.randbytes(4096))
+    command(1, nvme_nvm.OP_WRITE, 0, 4096 // block, lost_base)
+    first_page, _ = buffer(1, False)
+    command(1, nvme_nvm.OP_READ, 16, 3 * 4096 // block, first_page - first_page % 4096, lost_base)
+    # Queue 2, and queue 1 after its failures: ordinary Writes and Reads
+    for index in range(6):
+        for qid in (1, 2):
+            blocks = rng.choice([1, 8, 9])
+            opcode = rng.choice([nvme_nvm.OP_WRITE, nvme_nvm.OP_READ])
+            command(qid, opcode, 64 + 32 * (2 * index + qid), blocks, *buffer(blocks, opcode == nvme_nvm.OP_WRITE))
+    assert [status for status in expected.values()][:2] == [nvme_nvm.SC_DATA_TRANSFER_ERROR] * 2, expected
+    # Completions for reads never sent: a stream read's tag, both small-read tags, a tag past them
+    for tag in (5, 0, 16, 27):
+        await host.unexpected(tag, tb.data_base, 16)
+    completions = await tb.run_commands(pairs, submitted)
+    check_io_completions(tb, pairs, submitted, completions, expected)
+    check_data(tb, model, read_back)
+    assert host.held, "no read went to the lost page"
+    # The lost reads answered late, and more unexpected completions, while traffic runs (the
+    # round reuses the data pages): let go once a new read has the first lost read's tag number
+    lost_tag = next(tlp.tag & 0xF for tlp in host.held if tlp.tag & 0xF)
+
+    async def let_go_when_the_tag_is_reused() -> None:
+        while not (int(dut.requester_inst.read_pieces_inst.tag_busy.value) >> (lost_tag - 1)) & 1:
+            await RisingEdge(dut.user_clk)
+        await host.let_go()
+    cocotb.start_soon(let_go_when_the_tag_is_reused())
+    for tag in (5, 0, 16, 27):
+        cocotb.start_soon(host.unexpected(tag, tb.data_base, 16))
+    await random_round(tb, pairs, model, rng, 32)
 
 
 @cocotb.test(timeout_time=20000, timeout_unit="us")
