@@ -1071,10 +1071,11 @@ async def loaded_figures(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmMode
                              counters["command_latency_min"], counters["command_latency_max"])
             if size == 512:
                 figures.append(perf.compare("nvme", f"{name}_iops_512", iops, commands / span * 250e6,
-                                            tolerance=iops * 0.01, context=f"{moved / active * 250e6 / 1e9:.2f} GB/s"))
+                                            tolerance=iops * 0.01,
+                                            context=f"{setting}, {moved / active * 250e6 / 1e9:.2f} GB/s"))
             else:
                 figures.append(perf.compare("nvme", f"{name}_utilisation_4k", utilisation, moved / (span * bus_bytes),
-                                            tolerance=0.01, context=f"{iops / 1e6:.2f} M IOPS, "
+                                            tolerance=0.01, context=f"{setting}, {iops / 1e6:.2f} M IOPS, "
                                                                     f"{moved / active * 250e6 / 1e9:.2f} GB/s"))
     return figures
 
