@@ -4,6 +4,7 @@ Each mutation runs on a copy of rtl/ in a scratch folder, so the real sources ar
 touched and the mutant builds in its own folder.
 """
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -157,6 +158,14 @@ MUTATIONS = [
                  "wire small_tag_matches = s_axis_rc_tdata[71:64] == {3'd0, small_read_generation, 4'd0};",
                  "wire small_tag_matches = s_axis_rc_tdata[67:64] == 4'd0;", "lost_and_unexpected_completions_end_cleanly",
                  id="requester-takes-a-late-or-unexpected-small-completion"),
+    pytest.param("nvme_controller", "storage/nvme_interrupt_coalescing.v",
+                 "wire pass = request_valid && (request_admin || time_limit == 8'd0);",
+                 "wire pass = request_valid && time_limit == 8'd0;", "interrupt_coalescing_holds_io_interrupts_as_set",
+                 id="nvme-coalescing-holds-admin-interrupts"),
+    pytest.param("nvme_controller", "storage/nvme_interrupt_coalescing.v", "|| units[scan] >= time_limit", "",
+                 "interrupt_coalescing_holds_io_interrupts_as_set", id="nvme-coalescing-never-gives-up-waiting"),
+    pytest.param("nvme_controller", "storage/nvme_interrupt_coalescing.v", "held[scan] > threshold", "held[scan] != 8'd0",
+                 "interrupt_coalescing_holds_io_interrupts_as_set", id="nvme-coalescing-ignores-the-threshold"),
     pytest.param("roce_rx_parser", "rdma/roce_icrc_check.v", "assign residue_ok = crc == GOOD_RESIDUE;",
                  "assign residue_ok = 1'b1;", "malformed_frames_are_dropped_with_their_cause/idle=None",
                  id="parser-forwards-bad-icrc-frames"),
@@ -180,7 +189,9 @@ def test_mutant_is_caught(bench_name, file_name, original, replacement, testcase
     # Testbench-only lists (the wrappers in tb/) are not mutated and stay where they are
     file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
                        else file_list for file_list in bench.file_lists)
-    mutant = bench.built_from(file_lists, f"mutant-{Path(file_name).stem}-{testcase.split('/')[0]}")
+    # A build folder of its own: two mutants of one file and test may run at once on two workers
+    site = hashlib.sha1(f"{file_name}\0{original}\0{replacement}".encode()).hexdigest()[:8]
+    mutant = bench.built_from(file_lists, f"mutant-{Path(file_name).stem}-{testcase.split('/')[0]}-{site}")
     result = runner.run(mutant, bench.parameter_sets[0], simulator, seed=1, testcase=testcase, record=False)
     assert result.outcomes, f"the mutant did not run: {result.failure_report()}"
     assert not result.passed, f"{testcase} passed against a broken {file_name} on {simulator}"

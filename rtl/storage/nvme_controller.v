@@ -22,7 +22,9 @@ module nvme_controller #(
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Cycles a host read waits for its next completion before it fails (PCIe Completion Timeout,
     // whose default range is 50 us to 50 ms: 16384 cycles are 65.5 us at 250 MHz)
-    parameter COMPLETION_TIMEOUT = 16384
+    parameter COMPLETION_TIMEOUT = 16384,
+    // Cycles of the Interrupt Coalescing time unit, 100 us (at 250 MHz)
+    parameter INTERRUPT_TIME_UNIT_CYCLES = 25000
 ) (
     input  wire                      user_clk,
     input  wire                      user_reset,
@@ -180,7 +182,20 @@ axil_decoder #(
     .m_axil_rvalid(window_rvalid), .m_axil_rready(window_rready)
 );
 
-wire interrupt_request;
+wire interrupt_request, interrupt_admin, coalesced_request;
+wire [15:0] interrupt_coalescing_setting;
+wire [4:0]  coalesced_vector;
+
+// Completion interrupts of I/O CQs wait here as the host's Interrupt Coalescing setting says
+nvme_interrupt_coalescing #(
+    .VECTORS(VECTORS),
+    .TIME_UNIT_CYCLES(INTERRUPT_TIME_UNIT_CYCLES)
+) interrupt_coalescing_inst (
+    .clk(clk), .rst(rst || !enabled),
+    .setting(interrupt_coalescing_setting),
+    .request_valid(interrupt_request), .request_vector(interrupt_vector), .request_admin(interrupt_admin),
+    .interrupt_valid(coalesced_request), .interrupt_vector(coalesced_vector)
+);
 
 pcie_msix #(
     .VECTORS(VECTORS),
@@ -194,7 +209,7 @@ pcie_msix #(
     .s_axil_araddr(window_araddr[WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_arvalid(window_arvalid[1]),
     .s_axil_arready(window_arready[1]), .s_axil_rdata(window_rdata[32 +: 32]), .s_axil_rresp(window_rresp[2 +: 2]),
     .s_axil_rvalid(window_rvalid[1]), .s_axil_rready(window_rready[1]),
-    .request_valid(interrupt_request), .request_vector(interrupt_vector),
+    .request_valid(coalesced_request), .request_vector(coalesced_vector),
     .msix_enable(cfg_interrupt_msix_enable[0]), .msix_function_mask(cfg_interrupt_msix_mask[0]),
     .msix_address(cfg_interrupt_msix_address), .msix_data(cfg_interrupt_msix_data),
     .msix_int(cfg_interrupt_msix_int), .msix_sent(cfg_interrupt_msix_sent), .msix_fail(cfg_interrupt_msix_fail)
@@ -427,6 +442,7 @@ nvme_queue_engine #(
     .read_valid(engine_read_valid), .read_ready(engine_read_ready), .read_address(engine_read_address),
     .read_dwords(engine_read_dwords), .read_done(read_done && !small_read_for_io), .read_data(read_data), .read_error(read_error),
     .write_done(write_done), .interrupt_request(interrupt_request), .interrupt_vector(interrupt_vector),
+    .interrupt_admin(interrupt_admin), .interrupt_coalescing_setting(interrupt_coalescing_setting),
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),

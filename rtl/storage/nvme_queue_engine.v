@@ -74,6 +74,8 @@ module nvme_queue_engine #(
     input  wire         write_done,
     output wire         interrupt_request,
     output reg  [4:0]   interrupt_vector,
+    output reg          interrupt_admin,    // the entry is the admin CQ's (never coalesced)
+    output wire [15:0]  interrupt_coalescing_setting, // Feature 08h as the host set it
     // Bulk writes of Identify data, the data from identify_dword below
     output reg          bulk_valid,
     input  wire         bulk_ready,
@@ -188,6 +190,7 @@ wire       event_request_waiting = event_requests != 3'd0;
 reg        event_pending;
 reg [7:0]  event_information;
 reg [31:0] interrupt_coalescing;
+assign interrupt_coalescing_setting = interrupt_coalescing[15:0];
 
 wire [11:0] sq_head_next = sq_head == sq_size ? 12'd0 : sq_head + 12'd1;
 wire [11:0] cq_tail_next = cq_tail == cq_size ? 12'd0 : cq_tail + 12'd1;
@@ -812,6 +815,7 @@ task send_completion(input [63:0] address, input entry_phase, input [15:0] entry
         write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
                        sqhd, 32'd0, entry_result};
         interrupt_vector <= vector;
+        interrupt_admin <= sqid == 16'd0;
         completion_interrupts <= interrupts;
         write_valid <= 1'b1;
     end

@@ -442,6 +442,83 @@ async def completions_raise_msix_vector_0_and_masked_ones_wait_in_the_pba(dut):
     assert await tb.bar.read_dword(MSIX_PBA) & 1 == 0
 
 
+TIME_UNIT_CYCLES = 25000  # Interrupt Coalescing's 100 us at 250 MHz (the build's default)
+
+
+@cocotb.test(timeout_time=3000, timeout_unit="us")
+async def interrupt_coalescing_holds_io_interrupts_as_set(dut):
+    """Set Features Interrupt Coalescing, THR 3 and TIME 2: eight I/O completions on one CQ raise
+    two MSI-X messages (one per four entries); a lone completion's message comes after at least
+    one and at most two 100 us units; an admin completion's comes at once; TIME 0 turns
+    coalescing off again (a message per entry, as before)."""
+    tb = TB(dut)
+    await tb.bring_up()
+    await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    admin = await tb.admin_queue(16)
+    [pair] = await tb.create_io_pairs(admin, 1, 16)
+    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, tb.namespace.read(0, tb.namespace_blocks << tb.lba_shift))
+    cycles = CycleCounter(dut.user_clk)
+    messages = SignalStamps(dut.cfg_interrupt_msix_int, cycles)
+    entries_written = []   # cycles of completion entry writes (one beat each) to either CQ
+
+    async def watch_completion_entries() -> None:
+        rq = dut.s_axis_rq_tdata
+        starting = True
+        while True:
+            await RisingEdge(dut.user_clk)
+            if dut.s_axis_rq_tvalid.value == 1 and dut.s_axis_rq_tready.value == 1:
+                if starting:
+                    descriptor = int(rq.value) & ((1 << 128) - 1)
+                    address, request_type = descriptor & ~3 & ((1 << 64) - 1), (descriptor >> 75) & 0xF
+                    if request_type == 1 and any(base <= address < base + 16 * 16
+                                                 for base in (pair.cq_base, admin.cq_base)):
+                        entries_written.append(cycles.now)
+                starting = dut.s_axis_rq_tlast.value == 1
+    cocotb.start_soon(watch_completion_entries())
+
+    async def set_coalescing(threshold: int, time_units: int) -> int:
+        """The admin completion's message delay in cycles (from its entry's last beat)."""
+        await admin.submit(submission(nvme_admin.OP_SET_FEATURES, 0x40 + time_units,
+                                      cdw10=nvme_admin.FEATURE_INTERRUPT_COALESCING, cdw11=time_units << 8 | threshold))
+        [done] = await tb.reap(admin, 1)
+        assert done.status_code == 0, done
+        entry_written = entries_written[-1]
+        return min(stamp for stamp in messages.stamps if stamp >= entry_written) - entry_written
+
+    async def reads(count: int) -> list[int]:
+        """count 1-block Reads placed together; the cycles of their completion entries' last beats."""
+        submitted = {pair.qid: []}
+        for index in range(count):
+            entry = nvme_nvm.io_command(nvme_nvm.OP_READ, 0x500 + index, index, 1, tb.data_base + 4096 * index)
+            model.execute(entry, tb.read_memory, lambda address, data: None)
+            submitted[pair.qid].append(entry)
+        entries_written.clear()
+        messages.stamps.clear()
+        completions = await tb.run_commands([pair], submitted, polls=20000)
+        assert all(completion.status_code == 0 for completion in completions[pair.qid]), completions
+        assert len(entries_written) == count, entries_written
+        return list(entries_written)
+
+    # Off (the reset value): a message per completion entry
+    await reads(8)
+    assert len(messages.stamps) == 8, messages.stamps
+    # THR 3 (four entries), TIME 2: the admin completion itself is not held
+    admin_delay = await set_coalescing(3, 2)
+    assert admin_delay <= 8, admin_delay
+    entries = await reads(8)
+    await ClockCycles(dut.user_clk, 3 * TIME_UNIT_CYCLES)
+    assert len(messages.stamps) == 2 and messages.stamps[0] > entries[3] and messages.stamps[1] > entries[7], (
+        messages.stamps, entries)
+    [entry] = await reads(1)
+    await ClockCycles(dut.user_clk, 3 * TIME_UNIT_CYCLES)
+    [message] = messages.stamps
+    assert TIME_UNIT_CYCLES < message - entry <= 2 * TIME_UNIT_CYCLES + 8, (entry, message)
+    # TIME 0: no delay, a message per entry again
+    await set_coalescing(3, 0)
+    await reads(4)
+    assert len(messages.stamps) == 4, messages.stamps
+
+
 def identify(cid: int, cns: int, prp1: int, prp2: int = 0, nsid: int = 0) -> bytes:
     return submission(nvme_admin.OP_IDENTIFY, cid, nsid=nsid, cdw10=cns, prp1=prp1, prp2=prp2)
 
