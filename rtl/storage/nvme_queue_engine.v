@@ -76,7 +76,7 @@ module nvme_queue_engine #(
     output reg  [4:0]   interrupt_vector,
     output reg          interrupt_admin,    // the entry is the admin CQ's (never coalesced)
     output wire [15:0]  interrupt_coalescing_setting, // Feature 08h as the host set it
-    // Bulk writes of Identify data, the data from identify_dword below
+    // Bulk writes of Identify data, the data from nvme_identify_data
     output reg          bulk_valid,
     input  wire         bulk_ready,
     output reg  [63:0]  bulk_address,
@@ -226,56 +226,18 @@ reg [63:0] identify_prp2;
 reg [10:0] identify_second_dwords;
 reg [10:0] source_base;
 
-// ---- Identify data structures (NVMe base specification, Identify Controller/Namespace) ----
+// ---- Identify data: one beat of the structure's dwords at a time, for the bulk write ----
 
-localparam [8*20-1:0] SERIAL = "DPUV0001            ";
-localparam [8*40-1:0] MODEL = "dpuv NVMe controller                    ";
-localparam [8*8-1:0]  FIRMWARE = "0.1     ";
+nvme_identify_data #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
+    .LBA_SHIFT(LBA_SHIFT),
+    .MDTS(MDTS)
+) identify_data_inst (
+    .cns(identify_cns), .start_nsid(identify_start_nsid), .first_dword(source_base + bulk_source_index),
+    .dwords(bulk_source_data)
+);
 
-function [7:0] text_byte(input [8*40-1:0] text, input integer length, input integer position);
-    // Byte `position` of a space-padded ASCII field of `length` bytes (first character leftmost)
-    begin
-        text_byte = text[8*(length-1-position) +: 8];
-    end
-endfunction
-
-function [31:0] text_dword(input [8*40-1:0] text, input integer length, input integer first);
-    begin
-        text_dword = {text_byte(text, length, first + 3), text_byte(text, length, first + 2),
-                      text_byte(text, length, first + 1), text_byte(text, length, first)};
-    end
-endfunction
-
-function [31:0] identify_dword(input [7:0] cns, input [31:0] start_nsid, input [10:0] index);
-    begin
-        identify_dword = 32'd0;
-        if (cns == CNS_CONTROLLER) begin
-            if (index == 11'd0) identify_dword = {16'h1234, 16'h1234};                 // SSVID, VID
-            else if (index <= 11'd5) identify_dword = text_dword({160'd0, SERIAL}, 20, 4 * ({21'd0, index} - 1));
-            else if (index <= 11'd15) identify_dword = text_dword(MODEL, 40, 4 * ({21'd0, index} - 6));
-            else if (index <= 11'd17) identify_dword = text_dword({256'd0, FIRMWARE}, 8, 4 * ({21'd0, index} - 16));
-            else if (index == 11'd19) identify_dword = {16'd1, MDTS, 8'd0};          // CNTLID, MDTS, CMIC
-            else if (index == 11'd20) identify_dword = 32'h00010400;                 // VER
-            else if (index == 11'd64) identify_dword = {8'd3, 8'd3, 16'd0};          // AERL, ACL, OACS
-            else if (index == 11'd128) identify_dword = {16'd0, 8'h44, 8'h66};       // MAXCMD, CQES, SQES
-            else if (index == 11'd129) identify_dword = 32'd1;                       // NN
-        end else if (cns == CNS_NAMESPACE) begin
-            if (index == 11'd0 || index == 11'd2 || index == 11'd4) identify_dword = NAMESPACE_BLOCKS[31:0];
-            else if (index == 11'd1 || index == 11'd3 || index == 11'd5) identify_dword = NAMESPACE_BLOCKS[63:32];
-            else if (index == 11'd32) identify_dword = {8'd0, LBA_SHIFT, 16'd0};     // LBA format 0: LBADS
-        end else if (index == 11'd0 && start_nsid == 32'd0) begin
-            identify_dword = 32'd1;  // the active namespace list: namespace 1 after any start below it
-        end
-    end
-endfunction
-
-genvar lane;
-generate
-    for (lane = 0; lane < DATA_WIDTH / 32; lane = lane + 1) begin : identify_lanes
-        assign bulk_source_data[32*lane +: 32] =
-            identify_dword(identify_cns, identify_start_nsid, source_base + bulk_source_index + lane[10:0]);
-    end
-endgenerate
 reg [31:0] result;
 reg [7:0]  status_code;
 reg [2:0]  status_type;

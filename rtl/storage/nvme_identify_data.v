@@ -1,0 +1,77 @@
+// The Identify data structures a controller with one namespace returns: Identify Controller, Identify Namespace and the active namespace list, a beat of dwords at a time
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Offsets and values from the NVMe base specification (Identify Controller: VID, SSVID, SN, MN,
+// FR, MDTS, CNTLID, VER, OACS, ACL, AERL, SQES, CQES, NN; Identify Namespace: NSZE, NCAP, NUSE,
+// LBA format 0's LBADS). Every other field is zero. Combinational: the caller's bulk write asks
+// for the dwords from first_dword on.
+module nvme_identify_data #(
+    parameter DATA_WIDTH = 512,
+    parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
+    parameter [7:0] LBA_SHIFT = 8'd9,
+    // Largest transfer: 2^MDTS pages of 4 KiB
+    parameter [7:0] MDTS = 8'd5
+) (
+    input  wire [7:0]             cns,          // 00h namespace, 01h controller, 02h active namespaces
+    input  wire [31:0]            start_nsid,   // the active list starts above this namespace
+    input  wire [10:0]            first_dword,
+    output wire [DATA_WIDTH-1:0]  dwords        // first_dword in lane 0, the next in lane 1, ...
+);
+
+localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01;
+
+localparam [8*20-1:0] SERIAL = "DPUV0001            ";
+localparam [8*40-1:0] MODEL = "dpuv NVMe controller                    ";
+localparam [8*8-1:0]  FIRMWARE = "0.1     ";
+
+function [7:0] text_byte(input [8*40-1:0] text, input integer length, input integer position);
+    // Byte `position` of a space-padded ASCII field of `length` bytes (first character leftmost)
+    begin
+        text_byte = text[8*(length-1-position) +: 8];
+    end
+endfunction
+
+function [31:0] text_dword(input [8*40-1:0] text, input integer length, input integer first);
+    begin
+        text_dword = {text_byte(text, length, first + 3), text_byte(text, length, first + 2),
+                      text_byte(text, length, first + 1), text_byte(text, length, first)};
+    end
+endfunction
+
+// Dword `index` of a structure (the arguments are passed, not read from the ports, so that
+// Icarus re-evaluates the continuous assignments below when any of them changes)
+function [31:0] identify_dword(input [7:0] structure, input [31:0] list_start, input [10:0] index);
+    begin
+        identify_dword = 32'd0;
+        if (structure == CNS_CONTROLLER) begin
+            if (index == 11'd0) identify_dword = {16'h1234, 16'h1234};                 // SSVID, VID
+            else if (index <= 11'd5) identify_dword = text_dword({160'd0, SERIAL}, 20, 4 * ({21'd0, index} - 1));
+            else if (index <= 11'd15) identify_dword = text_dword(MODEL, 40, 4 * ({21'd0, index} - 6));
+            else if (index <= 11'd17) identify_dword = text_dword({256'd0, FIRMWARE}, 8, 4 * ({21'd0, index} - 16));
+            else if (index == 11'd19) identify_dword = {16'd1, MDTS, 8'd0};          // CNTLID, MDTS, CMIC
+            else if (index == 11'd20) identify_dword = 32'h00010400;                 // VER
+            else if (index == 11'd64) identify_dword = {8'd3, 8'd3, 16'd0};          // AERL, ACL, OACS
+            else if (index == 11'd128) identify_dword = {16'd0, 8'h44, 8'h66};       // MAXCMD, CQES, SQES
+            else if (index == 11'd129) identify_dword = 32'd1;                       // NN
+        end else if (structure == CNS_NAMESPACE) begin
+            if (index == 11'd0 || index == 11'd2 || index == 11'd4) identify_dword = NAMESPACE_BLOCKS[31:0];
+            else if (index == 11'd1 || index == 11'd3 || index == 11'd5) identify_dword = NAMESPACE_BLOCKS[63:32];
+            else if (index == 11'd32) identify_dword = {8'd0, LBA_SHIFT, 16'd0};     // LBA format 0: LBADS
+        end else if (index == 11'd0 && list_start == 32'd0) begin
+            identify_dword = 32'd1;  // the active namespace list: namespace 1 after any start below it
+        end
+    end
+endfunction
+
+genvar lane;
+generate
+    for (lane = 0; lane < DATA_WIDTH / 32; lane = lane + 1) begin : lanes
+        assign dwords[32*lane +: 32] = identify_dword(cns, start_nsid, first_dword + lane[10:0]);
+    end
+endgenerate
+
+endmodule
+
+`resetall
