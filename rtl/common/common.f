@@ -2,6 +2,7 @@
 common.vlt
 axis_skid_buffer.v
 axis_fifo.v
+lowest_set_bit.v
 rr_arbiter.v
 axis_arb_mux.v
 axi_read_arbiter.v

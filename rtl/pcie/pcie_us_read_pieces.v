@@ -83,19 +83,15 @@ reg [TAGS:1]            tag_failed;
 reg [TAGS:1]            tag_generation;
 reg [AGE_WIDTH-1:0]     tag_age [1:TAGS];   // cycles since the read went out or its last beat came
 
-reg                     free_found;
-reg [TAG_INDEX_WIDTH-1:0] free_tag;
-integer                 scan;
-always @* begin
-    free_found = 1'b0;
-    free_tag = {TAG_INDEX_WIDTH{1'b0}};
-    for (scan = TAGS; scan >= 1; scan = scan - 1) begin
-        if (!tag_busy[scan]) begin
-            free_found = 1'b1;
-            free_tag = scan[TAG_INDEX_WIDTH-1:0];
-        end
-    end
-end
+// The lowest free tag
+wire                       free_found;
+wire [TAG_INDEX_WIDTH-1:0] free_below;   // the free tag less one
+wire [TAG_INDEX_WIDTH-1:0] free_tag = free_below + 1'b1;
+lowest_set_bit #(
+    .WIDTH(TAGS), .INDEX_WIDTH(TAG_INDEX_WIDTH)
+) free_select_inst (
+    .bits(~tag_busy), .found(free_found), .index(free_below)
+);
 assign tag_available = free_found;
 assign tag = {3'd0, tag_generation[free_tag], free_tag};
 assign reads_outstanding = tag_busy != {TAGS{1'b0}};
@@ -166,20 +162,22 @@ wire       read_ends_now = beat_taken && s_axis_rc_tlast && ends_read;
 
 // The oldest read past its time, ended when no completion ends one this cycle (and not while
 // one of its completions is coming in)
-reg                       expired_found;
-reg [TAG_INDEX_WIDTH-1:0] expired_tag;
-integer                   expiry_scan;
-always @* begin
-    expired_found = 1'b0;
-    expired_tag = {TAG_INDEX_WIDTH{1'b0}};
-    for (expiry_scan = TAGS; expiry_scan >= 1; expiry_scan = expiry_scan - 1) begin
-        if (tag_busy[expiry_scan] && tag_age[expiry_scan] == TIMEOUT
-                && (first_beat || current_tag_index != expiry_scan[TAG_INDEX_WIDTH-1:0])) begin
-            expired_found = 1'b1;
-            expired_tag = expiry_scan[TAG_INDEX_WIDTH-1:0];
-        end
+wire [TAGS:1]              expired;
+wire                       expired_found;
+wire [TAG_INDEX_WIDTH-1:0] expired_below;   // the expired tag less one
+wire [TAG_INDEX_WIDTH-1:0] expired_tag = expired_below + 1'b1;
+genvar expiry_tag;
+generate
+    for (expiry_tag = 1; expiry_tag <= TAGS; expiry_tag = expiry_tag + 1) begin : expiry
+        assign expired[expiry_tag] = tag_busy[expiry_tag] && tag_age[expiry_tag] == TIMEOUT
+                                  && (first_beat || current_tag_index != expiry_tag);
     end
-end
+endgenerate
+lowest_set_bit #(
+    .WIDTH(TAGS), .INDEX_WIDTH(TAG_INDEX_WIDTH)
+) expired_select_inst (
+    .bits(expired), .found(expired_found), .index(expired_below)
+);
 
 integer age_scan;
 always @(posedge clk) begin

@@ -47,19 +47,21 @@ reg [7:0] units [0:VECTORS-1];       // time units begun since the first of them
 wire pass = request_valid && (request_admin || time_limit == 8'd0);
 
 // The lowest vector that is due
-reg                    due_found;
-reg [VECTOR_WIDTH-1:0] due_vector;
-integer                scan;
-always @* begin
-    due_found = 1'b0;
-    due_vector = {VECTOR_WIDTH{1'b0}};
-    for (scan = VECTORS - 1; scan >= 0; scan = scan - 1) begin
-        if (held[scan] != 8'd0 && (held[scan] > threshold || units[scan] >= time_limit)) begin
-            due_found = 1'b1;
-            due_vector = scan[VECTOR_WIDTH-1:0];
-        end
+wire [VECTORS-1:0]     due;
+wire                   due_found;
+wire [VECTOR_WIDTH-1:0] due_vector;
+genvar due_index;
+generate
+    for (due_index = 0; due_index < VECTORS; due_index = due_index + 1) begin : due_vectors
+        assign due[due_index] = held[due_index] != 8'd0
+                             && (held[due_index] > threshold || units[due_index] >= time_limit);
     end
-end
+endgenerate
+lowest_set_bit #(
+    .WIDTH(VECTORS)
+) due_select_inst (
+    .bits(due), .found(due_found), .index(due_vector)
+);
 
 assign interrupt_valid = pass || due_found;
 assign interrupt_vector = pass ? request_vector : due_vector;

@@ -446,10 +446,7 @@ always @(posedge clk) begin
             && pick_cq != current_cq) begin
         prefetch_queue <= io_pick;
         prefetch_count <= pick_count;
-        next_queue <= io_pick + 1'b1;
-        read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
-        fetch_count <= pick_count;
-        read_valid <= 1'b1;
+        fetch_picked_batch();
         prefetch <= P_READING;
     end
     // (read_done while read_valid is up answers a read issued before a disable: not ours)
@@ -492,10 +489,7 @@ always @(posedge clk) begin
                     end
                 end else if (io_found) begin
                     current_queue <= io_pick;
-                    next_queue <= io_pick + 1'b1;
-                    read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
-                    fetch_count <= pick_count;
-                    read_valid <= 1'b1;
+                    fetch_picked_batch();
                     state <= S_FETCH;
                 end
             end
@@ -713,6 +707,16 @@ always @(posedge clk) begin
         bulk_valid <= 1'b0;
     end
 end
+
+// The read of the picked I/O SQ's next entries; the round robin goes on after that SQ
+task fetch_picked_batch;
+    begin
+        next_queue <= io_pick + 1'b1;
+        read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
+        fetch_count <= pick_count;
+        read_valid <= 1'b1;
+    end
+endtask
 
 // A batch read has come back: its first entry now, the rest after it; a failed read is one
 // unreadable entry (the rest are fetched again)

@@ -647,6 +647,21 @@ def transfer_layout(rng, data_base: int, length: int, cursor: list) -> tuple[int
     return prp1, list_page, [(list_page + 8 * index, page) for index, page in enumerate(pages)]
 
 
+def host_buffers(tb: TB, rng, opcode: int, length: int, cursor: list) -> tuple[int, int]:
+    """PRP1 and PRP2 for a Read or Write of `length` bytes (transfer_layout), the PRP list entries
+    written to host memory and, for a Write, random data in its pages; (0, 0) for commands that
+    move no host data."""
+    if opcode not in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
+        return 0, 0
+    prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
+    for address, page in entries:
+        tb.write_memory(address, struct.pack("<Q", page))
+    if opcode == nvme_nvm.OP_WRITE:
+        for address, size in nvme_nvm.prp_pages(prp1, prp2, length, tb.read_memory):
+            tb.write_memory(address, rng.randbytes(size))
+    return prp1, prp2
+
+
 @cocotb.test(timeout_time=5000, timeout_unit="us")
 async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     """Two I/O queue pairs, random Write, Read, Flush and Write Zeroes with PRP1 alone, PRP1 and
@@ -676,14 +691,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
         slba = 64 + 32 * index
         opcode = {"write": nvme_nvm.OP_WRITE, "read": nvme_nvm.OP_READ, "flush": nvme_nvm.OP_FLUSH,
                   "zeroes": nvme_nvm.OP_WRITE_ZEROES}[kind]
-        prp1 = prp2 = 0
-        if kind in ("write", "read"):
-            prp1, prp2, entries = transfer_layout(rng, tb.data_base, blocks * block, cursor)
-            for address, page in entries:
-                tb.write_memory(address, struct.pack("<Q", page))
-            if kind == "write":
-                for address, size in nvme_nvm.prp_pages(prp1, prp2, blocks * block, tb.read_memory):
-                    tb.write_memory(address, rng.randbytes(size))
+        prp1, prp2 = host_buffers(tb, rng, opcode, blocks * block, cursor)
         commands.append(nvme_nvm.io_command(opcode, 0x100 + index, slba, blocks, prp1, prp2))
     unmapped = 0x1_0000_0000
     hostile = [nvme_nvm.io_command(nvme_nvm.OP_READ, 0x200, 0, 1, tb.data_base, nsid=2),
@@ -765,14 +773,7 @@ async def random_round(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel,
         length = blocks * block
         pair = rng.choice(pairs)
         slba = (pair.qid - 1) * slice_blocks + rng.randrange(slice_blocks - blocks + 1)
-        prp1 = prp2 = 0
-        if opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
-            prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
-            for address, page in entries:
-                tb.write_memory(address, struct.pack("<Q", page))
-            if opcode == nvme_nvm.OP_WRITE:
-                for address, size in nvme_nvm.prp_pages(prp1, prp2, length, tb.read_memory):
-                    tb.write_memory(address, rng.randbytes(size))
+        prp1, prp2 = host_buffers(tb, rng, opcode, length, cursor)
         tb.next_cid = (tb.next_cid + 1) & 0xFFFF
         entry = nvme_nvm.io_command(opcode, tb.next_cid, slba, blocks, prp1, prp2)
         expected[(pair.qid, tb.next_cid)] = model.execute(entry, tb.read_memory,
@@ -851,14 +852,7 @@ async def commands_behind_a_draining_write_see_its_data(dut):
     submitted, expected, read_back = {pair.qid: []}, {}, []
 
     def command(opcode: int, slba: int, count: int) -> None:
-        prp1 = prp2 = 0
-        if opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
-            prp1, prp2, entries = transfer_layout(rng, tb.data_base, count << tb.lba_shift, cursor)
-            for address, page in entries:
-                tb.write_memory(address, struct.pack("<Q", page))
-            if opcode == nvme_nvm.OP_WRITE:
-                for address, size in nvme_nvm.prp_pages(prp1, prp2, count << tb.lba_shift, tb.read_memory):
-                    tb.write_memory(address, rng.randbytes(size))
+        prp1, prp2 = host_buffers(tb, rng, opcode, count << tb.lba_shift, cursor)
         cid = len(submitted[pair.qid]) + 1
         entry = nvme_nvm.io_command(opcode, cid, slba, count, prp1, prp2)
         expected[(pair.qid, cid)] = model.execute(entry, tb.read_memory,
@@ -952,26 +946,18 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
                                              lambda address, data: read_back.append((address, data)))
         submitted[qid].append(entry)
 
-    def buffer(blocks: int, fill: bool) -> tuple[int, int]:
-        prp1, prp2, entries = transfer_layout(rng, tb.data_base, blocks * block, cursor)
-        for address, page in entries:
-            tb.write_memory(address, struct.pack("<Q", page))
-        if fill:
-            for address, size in nvme_nvm.prp_pages(prp1, prp2, blocks * block, tb.read_memory):
-                tb.write_memory(address, rng.randbytes(size))
-        return prp1, prp2
-
     # Queue 1: a Write from the lost page, a Read whose PRP list is in it, then ordinary commands
     tb.write_memory(lost_base, rng.randbytes(4096))
     command(1, nvme_nvm.OP_WRITE, 0, 4096 // block, lost_base)
-    first_page, _ = buffer(1, False)
+    first_page, _ = host_buffers(tb, rng, nvme_nvm.OP_READ, block, cursor)
     command(1, nvme_nvm.OP_READ, 16, 3 * 4096 // block, first_page - first_page % 4096, lost_base)
     # Queue 2, and queue 1 after its failures: ordinary Writes and Reads
     for index in range(6):
         for qid in (1, 2):
             blocks = rng.choice([1, 8, 9])
             opcode = rng.choice([nvme_nvm.OP_WRITE, nvme_nvm.OP_READ])
-            command(qid, opcode, 64 + 32 * (2 * index + qid), blocks, *buffer(blocks, opcode == nvme_nvm.OP_WRITE))
+            command(qid, opcode, 64 + 32 * (2 * index + qid), blocks,
+                    *host_buffers(tb, rng, opcode, blocks * block, cursor))
     assert [status for status in expected.values()][:2] == [nvme_nvm.SC_DATA_TRANSFER_ERROR] * 2, expected
     # Completions for reads never sent: a stream read's tag, both small-read tags, a tag past them
     for tag in (5, 0, 16, 27):
@@ -1017,12 +1003,7 @@ async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
     for slot in range(2 * len(pairs)):
         pair = pairs[slot % len(pairs)]
         opcode = nvme_nvm.OP_READ if slot % 2 else nvme_nvm.OP_WRITE
-        prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
-        for address, page in entries:
-            tb.write_memory(address, struct.pack("<Q", page))
-        if opcode == nvme_nvm.OP_WRITE:
-            for address, size in nvme_nvm.prp_pages(prp1, prp2, length, tb.read_memory):
-                tb.write_memory(address, rng.randbytes(size))
+        prp1, prp2 = host_buffers(tb, rng, opcode, length, cursor)
         # Every command its own blocks, so any subset of them may have run
         entry = nvme_nvm.io_command(opcode, 0x500 + slot, slot * blocks, blocks, prp1, prp2)
         key = (pair.qid, 0x500 + slot)
