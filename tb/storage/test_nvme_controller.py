@@ -124,6 +124,12 @@ class TB:
         self.data_base = self.data.get_absolute_address(0)
         self.regions = [(self.memory, self.memory_base), (self.data, self.data_base)]
 
+    def fill_namespace(self, rng) -> nvme_nvm.NvmModel:
+        """Random bytes in the whole namespace, and the NVM model holding the same."""
+        contents = rng.randbytes(self.namespace_blocks << self.lba_shift)
+        self.namespace.write(0, contents)
+        return nvme_nvm.NvmModel(self.namespace_blocks, self.lba_shift, 5, contents)
+
     def _region(self, address: int, length: int):
         for region, base in self.regions:
             if base <= address and address + length <= base + region.size:
@@ -456,7 +462,7 @@ async def interrupt_coalescing_holds_io_interrupts_as_set(dut):
     await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
     admin = await tb.admin_queue(16)
     [pair] = await tb.create_io_pairs(admin, 1, 16)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, tb.namespace.read(0, tb.namespace_blocks << tb.lba_shift))
+    model = tb.fill_namespace(test_rng("coalescing"))
     cycles = CycleCounter(dut.user_clk)
     messages = SignalStamps(dut.cfg_interrupt_msix_int, cycles)
     entries_written = []   # cycles of completion entry writes (one beat each) to either CQ
@@ -675,10 +681,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     await tb.bring_up()
     await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
     admin = await tb.admin_queue(16)
-    # The namespace starts full of random bytes, the same in the model
-    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(rng)
     pairs = await tb.create_io_pairs(admin, 2, 8)
     await tb.host.clear_counters()
     block = 1 << tb.lba_shift
@@ -810,9 +813,7 @@ async def random_mixed_traffic_over_every_queue_pair(dut):
     queues = build_parameters().get("QUEUES", 17) - 1
     assert granted.status_code == 0 and granted.result == (queues - 1) << 16 | (queues - 1), granted
     pairs = await tb.create_io_pairs(admin, queues, 8)
-    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(rng)
     # An Asynchronous Event Request waits on the admin queue while the I/O queues are busy
     await admin.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, 0x77))
     await ClockCycles(dut.user_clk, 200)  # taken before the counters are cleared
@@ -842,9 +843,7 @@ async def commands_behind_a_draining_write_see_its_data(dut):
     tb = TB(dut, max_payload=1024, max_read_request=1024)
     await tb.bring_up()
     admin = await tb.admin_queue(16)
-    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(rng)
     [pair] = await tb.create_io_pairs(admin, 1, 64)
     await tb.host.clear_counters()
     blocks = 4096 >> tb.lba_shift
@@ -927,9 +926,7 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
     await tb.bring_up()
     await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
     admin = await tb.admin_queue(16)
-    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(rng)
     pairs = await tb.create_io_pairs(admin, 2, 16)
     lost_region = tb.rc.mem_pool.alloc_region(4096)
     lost_base = lost_region.get_absolute_address(0)
@@ -993,9 +990,7 @@ async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
     await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
     admin = await tb.admin_queue(16)
     pairs = await tb.create_io_pairs(admin, 16, 16)
-    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(rng)
     length = 16 * 1024
     blocks = length >> tb.lba_shift
     submitted, expected, read_back = {pair.qid: [] for pair in pairs}, {}, {}
@@ -1038,9 +1033,7 @@ async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
     # Start again from scratch: the namespace and the model afresh
     admin = await tb.admin_queue(16)
     pairs = await tb.create_io_pairs(admin, 16, 8)
-    contents = rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(rng)
     commands, checked = await random_round(tb, pairs, model, rng, COMMANDS_PER_ROUND)
     dut._log.info("after the reset: %d commands, %d read bytes and the namespace checked", commands, checked)
 
@@ -1152,9 +1145,7 @@ async def throughput_and_latency_against_the_targets(dut):
     await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
     admin = await tb.admin_queue(16)
     pairs = await tb.create_io_pairs(admin, 16, 16)
-    contents = tb.rng.randbytes(tb.namespace_blocks << tb.lba_shift)
-    tb.namespace.write(0, contents)
-    model = nvme_nvm.NvmModel(tb.namespace_blocks, tb.lba_shift, 5, contents)
+    model = tb.fill_namespace(tb.rng)
     cycles = CycleCounter(dut.user_clk)
     rq = HandshakeMonitor(dut, "s_axis_rq", cycles)
     cq = HandshakeMonitor(dut, "m_axis_cq", cycles)
