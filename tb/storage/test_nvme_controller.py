@@ -12,6 +12,7 @@ import struct
 
 import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge, Timer
+from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus
 from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.core.tlp import Tlp, TlpType
@@ -449,6 +450,7 @@ async def completions_raise_msix_vector_0_and_masked_ones_wait_in_the_pba(dut):
 
 
 TIME_UNIT_CYCLES = 25000  # Interrupt Coalescing's 100 us at 250 MHz (the build's default)
+USER_CLOCK_NS = 4
 
 
 @cocotb.test(timeout_time=3000, timeout_unit="us")
@@ -463,14 +465,19 @@ async def interrupt_coalescing_holds_io_interrupts_as_set(dut):
     admin = await tb.admin_queue(16)
     [pair] = await tb.create_io_pairs(admin, 1, 16)
     model = tb.fill_namespace(test_rng("coalescing"))
-    cycles = CycleCounter(dut.user_clk)
-    messages = SignalStamps(dut.cfg_interrupt_msix_int, cycles)
+    # Cycles from sim time: the test waits hundreds of thousands of cycles, with no coroutine
+    # woken at every one of them
+    def now() -> int:
+        return int(get_sim_time("ns")) // USER_CLOCK_NS
+    messages = SignalStamps(dut.cfg_interrupt_msix_int, dut.user_clk, now)
     entries_written = []   # cycles of completion entry writes (one beat each) to either CQ
 
     async def watch_completion_entries() -> None:
         rq = dut.s_axis_rq_tdata
         starting = True
         while True:
+            if dut.s_axis_rq_tvalid.value != 1:
+                await RisingEdge(dut.s_axis_rq_tvalid)
             await RisingEdge(dut.user_clk)
             if dut.s_axis_rq_tvalid.value == 1 and dut.s_axis_rq_tready.value == 1:
                 if starting:
@@ -478,7 +485,7 @@ async def interrupt_coalescing_holds_io_interrupts_as_set(dut):
                     address, request_type = descriptor & ~3 & ((1 << 64) - 1), (descriptor >> 75) & 0xF
                     if request_type == 1 and any(base <= address < base + 16 * 16
                                                  for base in (pair.cq_base, admin.cq_base)):
-                        entries_written.append(cycles.now)
+                        entries_written.append(now())
                 starting = dut.s_axis_rq_tlast.value == 1
     cocotb.start_soon(watch_completion_entries())
 
@@ -512,11 +519,11 @@ async def interrupt_coalescing_holds_io_interrupts_as_set(dut):
     admin_delay = await set_coalescing(3, 2)
     assert admin_delay <= 8, admin_delay
     entries = await reads(8)
-    await ClockCycles(dut.user_clk, 3 * TIME_UNIT_CYCLES)
+    await Timer(3 * TIME_UNIT_CYCLES * USER_CLOCK_NS, "ns")
     assert len(messages.stamps) == 2 and messages.stamps[0] > entries[3] and messages.stamps[1] > entries[7], (
         messages.stamps, entries)
     [entry] = await reads(1)
-    await ClockCycles(dut.user_clk, 3 * TIME_UNIT_CYCLES)
+    await Timer(3 * TIME_UNIT_CYCLES * USER_CLOCK_NS, "ns")
     [message] = messages.stamps
     assert TIME_UNIT_CYCLES < message - entry <= 2 * TIME_UNIT_CYCLES + 8, (entry, message)
     # TIME 0: no delay, a message per entry again
@@ -1044,17 +1051,20 @@ TARGETS_NOT_YET_MET: set[str] = set()
 
 
 class SignalStamps:
-    """The cycles at which a one-bit signal is high at a rising edge."""
+    """The cycles (as `now` counts them) at which a one-bit signal is high at a rising clock edge;
+    while it is low this waits for it to rise, not for every clock."""
 
-    def __init__(self, signal, cycles: CycleCounter):
-        self.signal, self.cycles, self.stamps = signal, cycles, []
+    def __init__(self, signal, clock, now):
+        self.signal, self.clock, self.now, self.stamps = signal, clock, now, []
         cocotb.start_soon(self._run())
 
     async def _run(self) -> None:
         while True:
-            await RisingEdge(self.cycles.clock)
+            if self.signal.value != 1:
+                await RisingEdge(self.signal)
+            await RisingEdge(self.clock)
             if self.signal.value == 1:
-                self.stamps.append(self.cycles.now)
+                self.stamps.append(self.now())
 
 
 async def measured_batch(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel, opcode: int, blocks: int,
@@ -1149,7 +1159,7 @@ async def throughput_and_latency_against_the_targets(dut):
     cycles = CycleCounter(dut.user_clk)
     rq = HandshakeMonitor(dut, "s_axis_rq", cycles)
     cq = HandshakeMonitor(dut, "m_axis_cq", cycles)
-    interrupts = SignalStamps(dut.cfg_interrupt_msix_int, cycles)
+    interrupts = SignalStamps(dut.cfg_interrupt_msix_int, dut.user_clk, lambda: cycles.now)
     bus_bytes = len(dut.s_axis_rq_tdata) // 8
     figures = []
 
