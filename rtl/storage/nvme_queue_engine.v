@@ -482,7 +482,7 @@ always @(posedge clk) begin
                     // (after a draining Write: an admin command may delete its queues)
                     if (!drain_pending) begin
                         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
-                    read_address <= sq_base + {46'd0, sq_head, 6'd0};
+                        read_address <= sq_base + {46'd0, sq_head, 6'd0};
                         fetch_count <= 3'd1;
                         read_valid <= 1'b1;
                         state <= S_FETCH;
