@@ -250,7 +250,7 @@ wire         io_start, io_done, io_active, io_released, io_drain_done;
 wire [7:0]   io_drain_status;
 wire         io_drain_free;
 wire [63:0]  stream_read_done_context;
-wire         data_event, data_to_host, data_last_event;
+wire         data_event, data_to_host, data_last_event, drain_data_last_event, completion_drained;
 wire [12:0]  data_bytes;
 wire [7:0]   io_opcode, io_status_code;
 wire [31:0]  io_nsid;
@@ -355,7 +355,8 @@ nvme_io_command #(
     .ns_write_tdata(ns_write_tdata), .ns_write_tkeep(ns_write_tkeep), .ns_write_tvalid(ns_write_tvalid),
     .ns_write_tready(ns_write_tready), .ns_write_tlast(ns_write_tlast),
     .ns_write_status_valid(ns_write_status_valid), .ns_write_status_error(ns_write_status_error),
-    .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event)
+    .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event),
+    .drain_data_last_event(drain_data_last_event)
 );
 
 axi_dma_read #(
@@ -452,6 +453,7 @@ nvme_queue_engine #(
     .event_command_unreadable(event_command_unreadable), .event_post(event_post),
     .event_completion(event_completion),
     .completion_status_type(completion_status_type), .completion_status_code(completion_status_code),
+    .completion_drained(completion_drained),
     .event_sq_doorbell(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue), .event_fetch(event_fetch),
     .fetch_queue(fetch_queue)
 );
@@ -475,6 +477,7 @@ nvme_counters #(
     .post_event(event_post), .release_event(io_released), .completion_event(event_completion), .completion_status_type(completion_status_type),
     .completion_status_code(completion_status_code),
     .data_event(data_event), .data_to_host(data_to_host), .data_bytes(data_bytes), .data_last_event(data_last_event),
+    .drain_data_last_event(drain_data_last_event), .completion_drained(completion_drained),
     .sq_doorbell_event(event_sq_doorbell), .sq_doorbell_queue(sq_doorbell_queue),
     .fetch_event(event_fetch), .fetch_queue(fetch_queue),
     .interrupt_request_event(interrupt_request), .interrupt_sent_event(cfg_interrupt_msix_int)

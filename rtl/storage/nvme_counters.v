@@ -58,6 +58,9 @@ module nvme_counters #(
     input  wire                           data_to_host,
     input  wire [12:0]                    data_bytes,
     input  wire                           data_last_event,
+    // A released Write's last data, and its completion entry (handed over with completion_drained)
+    input  wire                           drain_data_last_event,
+    input  wire                           completion_drained,
     input  wire                           sq_doorbell_event,
     input  wire [$clog2(QUEUE_SLOTS)-1:0] sq_doorbell_queue,
     input  wire                           fetch_event,
@@ -158,7 +161,8 @@ event_counters #(
 reg  [31:0]            doorbell_stamp [0:QUEUE_SLOTS-1];
 reg  [QUEUE_SLOTS-1:0] doorbell_waiting;
 reg  [31:0]            data_last_stamp, interrupt_stamp;
-reg                    data_last_armed, interrupt_armed, command_armed, released_armed;
+reg                    data_last_armed, drain_last_armed, interrupt_armed, command_armed, released_armed;
+reg  [31:0]            drain_last_stamp;
 reg  [31:0]            command_stamp, released_stamp;
 
 always @(posedge clk) begin
@@ -185,11 +189,19 @@ always @(posedge clk) begin
     end else if (post_event) begin
         released_armed <= 1'b0;
     end
-    if (completion_event) begin
+    // The last data of the command in hand and of a released Write are kept apart: with one
+    // draining, the other's data may end first
+    if (completion_event && !completion_drained) begin
         data_last_armed <= 1'b0;
     end else if (data_last_event) begin
         data_last_stamp <= cycles;
         data_last_armed <= 1'b1;
+    end
+    if (completion_event && completion_drained) begin
+        drain_last_armed <= 1'b0;
+    end else if (drain_data_last_event) begin
+        drain_last_stamp <= cycles;
+        drain_last_armed <= 1'b1;
     end
     if (interrupt_request_event && !interrupt_armed) begin
         interrupt_stamp <= cycles;
@@ -200,6 +212,7 @@ always @(posedge clk) begin
     if (rst || clear) begin
         doorbell_waiting <= {QUEUE_SLOTS{1'b0}};
         data_last_armed <= 1'b0;
+        drain_last_armed <= 1'b0;
         interrupt_armed <= 1'b0;
         command_armed <= 1'b0;
         released_armed <= 1'b0;
@@ -217,8 +230,10 @@ latency_stats fetch_latency_inst (
 );
 latency_stats post_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(completion_event && (data_last_armed || data_last_event)),
-    .sample(data_last_event ? 32'd0 : cycles - data_last_stamp),
+    .sample_valid(completion_event && (completion_drained ? drain_last_armed || drain_data_last_event
+                                                          : data_last_armed || data_last_event)),
+    .sample(completion_drained ? (drain_data_last_event ? 32'd0 : cycles - drain_last_stamp)
+                               : (data_last_event ? 32'd0 : cycles - data_last_stamp)),
     .latency_min(post_min), .latency_max(post_max), .latency_sum(post_sum), .latency_count(post_count)
 );
 latency_stats interrupt_latency_inst (

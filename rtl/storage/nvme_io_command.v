@@ -100,7 +100,8 @@ module nvme_io_command #(
     output reg                      data_event,
     output wire                     data_to_host,
     output reg  [12:0]              data_bytes,
-    output wire                     data_last_event
+    output wire                     data_last_event,
+    output wire                     drain_data_last_event  // the released Write's last data
 );
 
 localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
@@ -197,12 +198,14 @@ assign data_to_host = command == OP_READ;
 // is handed to the requester (its completion can only follow the data out, and the next
 // command's data waits behind that completion), so its last data may come after it has ended.
 reg  data_last_written;
-reg  read_pieces_issued;   // the Read that ended last has every piece with the requester
+reg  read_pieces_issued;   // a Read's last piece is with the requester: its TLP's end is the last data
+reg  host_stream_last;     // the piece being handed on is its Read's last
 assign data_last_event = data_last_written
                       || (read_pieces_issued && host_stream_done && streams_in_flight == 6'd1)
-                      || (slot_emptied && drain_busy && write_answered_slot == drain_slot)
                       || (slot_emptied && state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE
                           && write_answered_slot == slot);
+
+assign drain_data_last_event = slot_emptied && drain_busy && write_answered_slot == drain_slot;
 
 nvme_write_slots #(
     .WRITES(64)
@@ -227,6 +230,8 @@ always @(posedge clk) begin
     if (host_read_valid && host_read_ready) host_read_valid <= 1'b0;
     if (stream_issued) host_stream_valid <= 1'b0;
     if (host_stream_done && streams_in_flight == 6'd1) read_pieces_issued <= 1'b0;
+    // (set as the last piece is taken, not when the Read ends: a short last TLP may be out first)
+    if (stream_issued && host_stream_last) read_pieces_issued <= 1'b1;
     if (ns_write_from_host && write_asked) begin
         data_event <= 1'b1;
         data_bytes <= host_piece_bytes;
@@ -264,11 +269,13 @@ always @(posedge clk) begin
                 if (command == OP_READ || !own_under_way) begin
                     if (read_failed) status_code <= SC_DATA_TRANSFER_ERROR;
                     else if (write_failed) status_code <= SC_INTERNAL_ERROR;
-                    read_pieces_issued <= command == OP_READ;
                     done <= 1'b1;
                     state <= S_IDLE;
-                end else if (!drain_busy && release_allowed && !read_failed) begin
+                end else if (!drain_busy && release_allowed && !read_failed
+                             && !(slot_emptied && write_answered_slot == slot)) begin
                     // A Write's data is still arriving: it drains while the next command runs
+                    // (not when its last write is answered now: it ends next cycle, and its last
+                    // data counts as the command in hand's)
                     drain_busy <= 1'b1;
                     drain_slot <= slot;
                     drain_first_lba <= command_first_lba;
@@ -298,6 +305,7 @@ always @(posedge clk) begin
                     host_stream_address <= host_address;
                     host_stream_dwords <= {2'd0, next_chunk[10:2]};
                     host_stream_valid <= 1'b1;
+                    host_stream_last <= next_chunk == bytes_left;
                     state <= S_STREAM_ISSUE;
                 end else begin  // Write Zeroes
                     zeros_cmd_addr <= ns_address;

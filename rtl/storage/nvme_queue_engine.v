@@ -110,6 +110,7 @@ module nvme_queue_engine #(
     output reg          event_post,
     output wire         event_completion,
     output wire [2:0]   completion_status_type,
+    output reg          completion_drained,   // the entry handed over is a released Write's
     output wire [7:0]   completion_status_code,
     output wire         event_sq_doorbell,
     output wire [$clog2(QUEUES)-1:0] sq_doorbell_queue,
@@ -435,6 +436,7 @@ always @(posedge clk) begin
         send_completion(drain_address, drain_phase, drain_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, drain_queue},
                         drain_sq_head, drain_finished ? drain_result : io_drain_status, 3'd0, 32'd0,
                         drain_vector, drain_interrupts);
+        completion_drained <= 1'b1;
         drain_pending <= 1'b0;
         drain_finished <= 1'b0;
     end
@@ -776,6 +778,7 @@ task send_completion(input [63:0] address, input entry_phase, input [15:0] entry
     begin
         posted_status_code <= code;
         posted_status_type <= code_type;
+        completion_drained <= 1'b0;
         event_post <= 1'b1;
         write_address <= address;
         write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,

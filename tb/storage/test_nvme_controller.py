@@ -759,7 +759,9 @@ def check_data(tb: TB, model: nvme_nvm.NvmModel, read_back: list[tuple[int, byte
     """The namespace holds what the model says, and every successful Read put its bytes in its
     pages; returns the read bytes checked."""
     namespace_bytes = tb.namespace_blocks << tb.lba_shift
-    assert tb.namespace.read(0, namespace_bytes) == bytes(model.namespace), "namespace contents differ"
+    got = tb.namespace.read(0, namespace_bytes)
+    differ = [index for index in range(0, namespace_bytes, 64) if got[index:index + 64] != model.namespace[index:index + 64]]
+    assert not differ, f"namespace contents differ at {[hex(i) for i in differ[:8]]} ({len(differ)} pieces of 64 bytes)"
     for address, data in read_back:
         assert tb.read_memory(address, len(data)) == data, f"Read data at {address:#x} differs"
     return sum(len(data) for _, data in read_back)
@@ -881,24 +883,37 @@ async def commands_behind_a_draining_write_see_its_data(dut):
 
 
 class LossyHost:
-    """The root complex's memory reads, with those that touch a 'lost' host page held back (never
-    answered, unless let go later), and completions nobody asked for sent on demand."""
+    """The root complex's memory reads, with those that touch two 'lost' host pages held back (never
+    answered, unless let go later), those that touch two 'slow' pages answered 2 us late with a
+    completion for the same tag number but the other generation (tag bit 4) sent first, and
+    completions nobody asked for sent on demand."""
 
-    def __init__(self, tb: TB, lost_base: int, lost_size: int):
-        self.tb, self.lost_base, self.lost_size = tb, lost_base, lost_size
+    def __init__(self, tb: TB, lost_base: int, slow_base: int):
+        self.tb, self.lost_base, self.slow_base = tb, lost_base, slow_base
         self.held = []
         self.answer = tb.rc.rx_tlp_handler[TlpType.MEM_READ_64]
         for fmt_type in (TlpType.MEM_READ, TlpType.MEM_READ_64):
             tb.rc.register_rx_tlp_handler(fmt_type, self._read)
 
+    @staticmethod
+    def _touches(base: int, address: int, length: int) -> bool:
+        return address < base + 8192 and base < address + length
+
     def lost(self, address: int, length: int = 1) -> bool:
-        return address < self.lost_base + self.lost_size and self.lost_base < address + length
+        return self._touches(self.lost_base, address, length)
 
     async def _read(self, tlp) -> None:
         if self.lost(tlp.address, tlp.length * 4):
             self.held.append(tlp)
+        elif self._touches(self.slow_base, tlp.address, tlp.length * 4):
+            cocotb.start_soon(self._answer_slowly(tlp))
         else:
             await self.answer(tlp)
+
+    async def _answer_slowly(self, tlp) -> None:
+        await self.unexpected(tlp.tag ^ 0x10, self.tb.data_base, tlp.length)
+        await Timer(2, "us")
+        await self.answer(tlp)
 
     async def let_go(self) -> None:
         """The held reads' completions, late."""
@@ -926,8 +941,10 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
     """A host that never answers some reads and sends completions nobody asked for. A Write whose
     data is in a page the root complex does not answer, and a Read whose PRP list is there, end
     with Data Transfer Error once the completion timeout has passed (the other queue working
-    meanwhile); those reads' completions arriving late, and completions with tags of no read
-    under way, are dropped; then a random round passes with every byte checked."""
+    meanwhile); a Write and a Read whose reads are answered late, after a completion with their tag
+    number but the other generation, succeed; the lost reads' completions arriving late, and
+    completions with tags of no read under way, are dropped; then a random round passes with
+    every byte checked."""
     rng = test_rng("lost")
     tb = TB(dut)
     await tb.bring_up()
@@ -935,10 +952,10 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
     admin = await tb.admin_queue(16)
     model = tb.fill_namespace(rng)
     pairs = await tb.create_io_pairs(admin, 2, 16)
-    lost_region = tb.rc.mem_pool.alloc_region(4096)
-    lost_base = lost_region.get_absolute_address(0)
-    tb.regions.append((lost_region, lost_base))
-    host = LossyHost(tb, lost_base, 4096)
+    lost_region, slow_region = tb.rc.mem_pool.alloc_region(8192), tb.rc.mem_pool.alloc_region(8192)
+    lost_base, slow_base = lost_region.get_absolute_address(0), slow_region.get_absolute_address(0)
+    tb.regions += [(lost_region, lost_base), (slow_region, slow_base)]
+    host = LossyHost(tb, lost_base, slow_base)
     block = 1 << tb.lba_shift
     cursor = [0]
     submitted, expected, read_back = {1: [], 2: []}, {}, []
@@ -962,7 +979,7 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
             opcode = rng.choice([nvme_nvm.OP_WRITE, nvme_nvm.OP_READ])
             command(qid, opcode, 64 + 32 * (2 * index + qid), blocks,
                     *host_buffers(tb, rng, opcode, blocks * block, cursor))
-    assert [status for status in expected.values()][:2] == [nvme_nvm.SC_DATA_TRANSFER_ERROR] * 2, expected
+    assert list(expected.values())[:2] == [nvme_nvm.SC_DATA_TRANSFER_ERROR] * 2, expected
     # Completions for reads never sent: a stream read's tag, both small-read tags, a tag past them
     for tag in (5, 0, 16, 27):
         await host.unexpected(tag, tb.data_base, 16)
@@ -970,6 +987,19 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
     check_io_completions(tb, pairs, submitted, completions, expected)
     check_data(tb, model, read_back)
     assert host.held, "no read went to the lost page"
+    # A Write from the slow page and a Read whose PRP list is in it: each read answered late,
+    # after a completion with its tag number but the other generation (the tag's generation
+    # before the timeouts above, which the lost reads still hold at the host)
+    submitted, read_back = {1: [], 2: []}, []
+    tb.write_memory(slow_base, rng.randbytes(4096))
+    command(2, nvme_nvm.OP_WRITE, 32, 4096 // block, slow_base)
+    first_page, list_page = host_buffers(tb, rng, nvme_nvm.OP_READ, 3 * 4096, cursor)
+    tb.write_memory(slow_base + 4096, tb.read_memory(list_page, 24))
+    command(2, nvme_nvm.OP_READ, 48, 3 * 4096 // block, first_page, slow_base + 4096)
+    completions = await tb.run_commands(pairs, submitted)
+    check_io_completions(tb, pairs, submitted, completions, expected)
+    assert all(expected[(2, int.from_bytes(entry[2:4], "little"))] == 0 for entry in submitted[2]), expected
+    check_data(tb, model, read_back)
     # The lost reads answered late, and more unexpected completions, while traffic runs (the
     # round reuses the data pages): let go once a new read has the first lost read's tag number
     lost_tag = next(tlp.tag & 0xF for tlp in host.held if tlp.tag & 0xF)
