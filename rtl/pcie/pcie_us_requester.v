@@ -127,9 +127,9 @@ initial begin
     end
 end
 
-localparam [2:0] S_IDLE = 3'd0, S_SEND = 3'd1, S_BULK = 3'd3, S_STREAM = 3'd4;
+localparam [1:0] S_IDLE = 2'd0, S_SEND = 2'd1, S_BULK = 2'd2, S_STREAM = 2'd3;
 
-reg [2:0]          state;
+reg [1:0]          state;
 reg [TLP_BITS-1:0] tlp;
 reg [5:0]          tlp_dwords_left;   // descriptor and payload dwords not yet sent
 reg                tlp_is_read;        // a small read: its completions are awaited once it is sent
@@ -392,7 +392,7 @@ always @(posedge clk) begin
                 end
             end
         end
-        S_SEND: begin
+        default: begin  // S_SEND
             if (m_axis_rq_tready) begin
                 first_beat <= 1'b0;
                 tlp <= tlp >> DATA_WIDTH;
@@ -405,9 +405,6 @@ always @(posedge clk) begin
                     start_next();
                 end
             end
-        end
-        default: begin
-            state <= S_IDLE;
         end
     endcase
     // The small read's completions, whatever goes out meanwhile; or its timeout
