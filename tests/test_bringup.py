@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from dpuv.sim import runner, toolchain
+from dpuv.harness import runner, toolchain
 
 PROJECT_ROOT = runner.PROJECT_ROOT
 
@@ -20,7 +20,7 @@ def test_bringup_against_the_virtual_board(simulator, tmp_path, require_simulato
     require_simulator(simulator)
     port_file = tmp_path / "port"
     board = subprocess.Popen(
-        [sys.executable, "-m", "dpuv.sim.cli", "board", "--sim", simulator, "--port", "0",
+        [sys.executable, "-m", "dpuv.harness.cli", "board", "--sim", simulator, "--port", "0",
          "--port-file", str(port_file), "--idle-seconds", "60", "--quiet"],
         cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -31,7 +31,7 @@ def test_bringup_against_the_virtual_board(simulator, tmp_path, require_simulato
             time.sleep(0.5)
         report_file = tmp_path / "bringup.json"
         bringup = subprocess.run(
-            [sys.executable, "-m", "dpuv.sim.bringup", "bringup", "--link", f"socket://127.0.0.1:{port_file.read_text()}",
+            [sys.executable, "-m", "dpuv.board.bringup", "bringup", "--link", f"socket://127.0.0.1:{port_file.read_text()}",
              "--json", str(report_file)], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
         print(bringup.stdout)
         assert bringup.returncode == 0, bringup.stdout + bringup.stderr
@@ -49,7 +49,7 @@ def test_bringup_against_the_virtual_board(simulator, tmp_path, require_simulato
 
 def test_a_silent_link_is_reported_not_hung():
     completed = subprocess.run(
-        [sys.executable, "-m", "dpuv.sim.bringup", "bringup", "--link", "loop://", "--timeout", "0.05",
+        [sys.executable, "-m", "dpuv.board.bringup", "bringup", "--link", "loop://", "--timeout", "0.05",
          "--attempts", "2"], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2
     assert "no valid answer from the link after 2 attempts" in completed.stdout
@@ -59,7 +59,7 @@ def test_an_unreachable_link_is_reported_not_a_traceback():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         free_port = probe.getsockname()[1]
-    completed = subprocess.run([sys.executable, "-m", "dpuv.sim.bringup", "bringup", "--link",
+    completed = subprocess.run([sys.executable, "-m", "dpuv.board.bringup", "bringup", "--link",
                                 f"socket://127.0.0.1:{free_port}"], cwd=PROJECT_ROOT, capture_output=True, text=True,
                                timeout=60)
     assert completed.returncode == 2, completed.stdout + completed.stderr

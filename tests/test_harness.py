@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from dpuv.sim import benches, runner, toolchain
+from dpuv.harness import benches, runner, toolchain
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def cli(*arguments):
-    return subprocess.run([sys.executable, "-m", "dpuv.sim.cli", *arguments], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "dpuv.harness.cli", *arguments], capture_output=True, text=True,
                           cwd=PROJECT_ROOT)
 
 
@@ -37,7 +37,7 @@ def test_missing_icarus_says_how_to_install_it(monkeypatch):
 
 
 @pytest.mark.parametrize("arguments,expected", [
-    (("run", "--tb", "nope"), "choose one of: axis_skid_buffer"),
+    (("run", "--tb", "nope"), "unknown testbench 'nope'; choose one of: allreduce_reducer,"),
     (("run", "--tb", "crc32", "--sim", "modelsim"), "choose one of: verilator, icarus"),
     (("regress", "--sim", "modelsim"), "choose one of: verilator, icarus"),
     (("run", "--tb", "crc32", "--params", "DEPTH=4"), "NAME one of: DATA_WIDTH"),

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from dpuv.models.roce_packet import Opcode
-from dpuv.sim import benches, runner
+from dpuv.harness import benches, runner
 
 pytestmark = pytest.mark.cocotb
 

@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from dpuv.sim import reduce_job, toolchain
+from dpuv.harness import reduce_job, toolchain
 
 
 def save(tmp_path, name, array):

@@ -7,9 +7,10 @@ import subprocess
 
 import pytest
 
-from dpuv.sim import chain, perf, regmap_generate
-from dpuv.sim.regio import BusError, PollTimeout, RegisterAccess
-from dpuv.sim.regmap import id_block, perf_block
+from dpuv.harness import perf
+from dpuv.regs import chain, generate as regmap_generate
+from dpuv.regs.access import BusError, PollTimeout, RegisterAccess
+from dpuv.regs.maps import id_block, perf_block
 
 
 class MemoryBus(RegisterAccess):

@@ -17,7 +17,7 @@ from dpuv.models.roce_packet import (
     ImmDt, MalformedCause, MalformedFrame, Opcode, Operation, Position, RocePacket, build_frame, icrc, opcode_info,
     ipv4_checksum, parse_frame, psn_add, psn_compare, reseal_icrc, rnr_nak_syndrome, segment_message,
 )
-from dpuv.sim.roce_scapy import RETH as ScapyRETH, ImmDt as ScapyImmDt, decode, write_pcap
+from dpuv.tb.roce_scapy import RETH as ScapyRETH, ImmDt as ScapyImmDt, decode, write_pcap
 
 ADDRESSING = Addressing.between(Endpoint("02:00:00:00:00:01", "10.0.0.1", 0xC123),
                                 Endpoint("02:00:00:00:00:02", "10.0.0.2"))

@@ -1,9 +1,9 @@
 """Open synthesis: every target still synthesises for the ECP5 and stays inside its budget
-(sim/synth.toml); the board top also places, routes and meets its board clock."""
+(src/dpuv/harness/synth.toml); the board top also places, routes and meets its board clock."""
 
 import pytest
 
-from dpuv.sim import synth
+from dpuv.harness import synth
 
 TARGETS = synth.load_targets()
 

@@ -2,11 +2,13 @@
 golden, and mutants that keep passing functional tests but move a handshake by a cycle."""
 
 import shutil
+from pathlib import Path
 
 import pytest
 
-from dpuv.sim import benches, toolchain, wavediff, waveregress
-from dpuv.sim.wavetable import WaveTable, format_table, normalise, parse_table
+from dpuv.harness import benches, mutants, toolchain
+from dpuv.waves import diff as wavediff, regress as waveregress
+from dpuv.waves.table import WaveTable, format_table, normalise, parse_table
 
 SCENARIOS = {scenario.name: scenario for scenario in waveregress.load_scenarios()}
 
@@ -58,20 +60,24 @@ def first_cycle(table: WaveTable, predicate) -> int:
     return next(cycle for cycle, row in enumerate(table.rows) if predicate(dict(zip(table.signals, row))))
 
 
+# Wave mutants keep passing the functional tests but move a handshake by a cycle; the regression
+# must name the first cycle where the golden shows the affected signal change.
 MUTANTS = [
     pytest.param(
-        "packet_fifo_drops", "axis_fifo.v",
-        "wire                empty = committed_pointer == read_pointer;",
-        "reg [ADDR_WIDTH:0] committed_pointer_seen;\n"
-        "always @(posedge clk) committed_pointer_seen <= committed_pointer;\n"
-        "wire                empty = committed_pointer_seen == read_pointer;",
+        "packet_fifo_drops",
+        mutants.Mutant("fifo-output-one-cycle-late", "axis_fifo", "rtl/common/axis_fifo.v",
+                       "wire empty = committed_pointer == read_pointer;",
+                       "reg [ADDR_WIDTH:0] committed_pointer_seen;\n"
+                       "always @(posedge clk) committed_pointer_seen <= committed_pointer;\n"
+                       "wire empty = committed_pointer_seen == read_pointer;", "frames_arrive_intact"),
         # The first frame leaves one cycle late: the first cycle the golden offers a beat differs.
         lambda row: row["m_axis_tvalid"] == "1", "m_axis_tvalid",
         id="fifo-output-one-cycle-late"),
     pytest.param(
-        "skid_buffer_under_pressure", "axis_skid_buffer.v",
-        "assign s_axis_tready = !skid_valid;",
-        "assign s_axis_tready = !output_valid;",
+        "skid_buffer_under_pressure",
+        mutants.Mutant("skid-ready-from-the-wrong-register", "axis_skid_buffer", "rtl/common/axis_skid_buffer.v",
+                       "assign s_axis_tready = !skid_valid;", "assign s_axis_tready = !output_valid;",
+                       "frames_arrive_intact"),
         # tready now follows the output register instead of the skid register.
         lambda row: row["s_axis_tready"] != ("0" if row["m_axis_tvalid"] == "1" else "1"), "s_axis_tready",
         id="skid-ready-from-the-wrong-register"),
@@ -80,20 +86,19 @@ MUTANTS = [
 
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
-@pytest.mark.parametrize("scenario_name,file_name,original,replacement,diverges,signal", MUTANTS)
+@pytest.mark.parametrize("scenario_name,mutant,diverges,signal", MUTANTS)
 def test_mutant_is_reported_at_the_right_cycle_and_signal(
-        scenario_name, file_name, original, replacement, diverges, signal, simulator, tmp_path, require_simulator):
+        scenario_name, mutant, diverges, signal, simulator, tmp_path, require_simulator):
     require_simulator(simulator, waves=True)
     scenario = SCENARIOS[scenario_name]
     mutant_dir = tmp_path / "common"
     shutil.copytree(benches.PROJECT_ROOT / "rtl" / "common", mutant_dir)
-    source = mutant_dir / file_name
-    assert source.read_text().count(original) == 1, f"mutation site not unique in {file_name}"
-    source.write_text(source.read_text().replace(original, replacement))
+    source = mutant_dir / Path(mutant.file).name
+    source.write_text(mutant.apply(source.read_text()))
     bench = benches.find(scenario.bench)
-    mutant = bench.built_from((str(mutant_dir / "common.f"),), f"wave-mutant-{file_name.removesuffix('.v')}")
+    built = bench.built_from((str(mutant_dir / "common.f"),), f"wave-mutant-{source.stem}")
 
-    outcome = waveregress.check(scenario, simulator, bench=mutant)
+    outcome = waveregress.check(scenario, simulator, bench=built)
 
     golden = parse_table(scenario.golden_path.read_text())
     expected_cycle = first_cycle(golden, diverges)

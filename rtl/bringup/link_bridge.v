@@ -3,7 +3,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Frames as in models/link_protocol.py: requests 0xA5 | seq | op | count | address | data | CRC,
+// Frames as in src/dpuv/models/link_protocol.py: requests 0xA5 | seq | op | count | address | data | CRC,
 // responses 0x5A | seq | status | count | data | CRC, CRC-32 over every byte after the sync.
 // A frame that stops arriving for TIMEOUT_CYCLES is abandoned, so a dropped byte cannot wedge
 // the parser; the host's retry then finds it hunting for the next sync byte.

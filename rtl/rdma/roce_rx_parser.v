@@ -11,7 +11,7 @@
 // committed or dropped as a whole; downstream backpressure only fills the buffers.
 //
 // Drop causes. Exactly one status pulse per frame, two cycles after its last beat. The causes
-// of models/roce_packet.py parse_frame are tried in its order, which is also wire order:
+// of src/dpuv/models/roce_packet.py parse_frame are tried in its order, which is also wire order:
 //   Ethernet length, EtherType, IPv4 length, IPv4 version/IHL, header checksum (a mismatch
 //   is not_roce), fragment, protocol, UDP length, destination port, room for BTH and ICRC,
 //   IPv4/UDP length fields against each other and the frame, ICRC, TVer, opcode, extension

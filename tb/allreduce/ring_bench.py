@@ -6,9 +6,9 @@ import numpy as np
 from cocotb.triggers import FallingEdge
 
 from dpuv.models.reduction import DTYPES
-from dpuv.sim import allreduce_driver
-from dpuv.sim.cocotb_access import AxiLiteAccess
-from dpuv.sim.testbench import quiet, start_clock_and_reset
+from dpuv.drivers import allreduce as allreduce_driver
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.tb.testbench import quiet, start_clock_and_reset
 
 
 class RingTB:

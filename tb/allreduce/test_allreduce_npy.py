@@ -1,4 +1,4 @@
-"""The cocotb side of `make reduce`: one collective over the job's tensors (see dpuv.sim.reduce_job)."""
+"""The cocotb side of `make reduce`: one collective over the job's tensors (see dpuv.harness.reduce_job)."""
 
 import json
 import os
@@ -8,8 +8,8 @@ import cocotb
 import numpy as np
 
 from dpuv.models.reduction import DTYPES, ring_allreduce
-from dpuv.sim.reduce_job import JOB_VARIABLE
-from dpuv.sim.testbench import CLOCK_PERIOD_NS
+from dpuv.harness.reduce_job import JOB_VARIABLE
+from dpuv.tb.testbench import CLOCK_PERIOD_NS
 from ring_bench import RingTB
 
 

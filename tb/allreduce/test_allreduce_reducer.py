@@ -7,7 +7,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSource
 
 from dpuv.models.reduction import DTYPES, OPS, combine
-from dpuv.sim.testbench import (CycleCounter, HandshakeMonitor, pauses, quiet, start_clock_and_reset,
+from dpuv.tb.testbench import (CycleCounter, HandshakeMonitor, pauses, quiet, start_clock_and_reset,
                                 stream_ends, test_rng)
 
 FLOAT_TYPES = [name for name, dtype in DTYPES.items() if dtype.floating]

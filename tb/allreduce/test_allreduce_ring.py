@@ -7,8 +7,8 @@ import numpy as np
 from cocotb.triggers import RisingEdge
 
 from dpuv.models.reduction import DTYPES, OPS, ring_allreduce
-from dpuv.sim import allreduce_driver
-from dpuv.sim.testbench import pulse_reset
+from dpuv.drivers import allreduce
+from dpuv.tb.testbench import pulse_reset
 from ring_bench import RingTB
 from test_allreduce_reducer import edge_values, random_operands
 
@@ -108,9 +108,9 @@ async def bad_configurations_are_refused_with_a_reason(dut):
     ]
     for count, (change, flag) in enumerate(cases, start=1):
         settings = dict(rank=0, ranks=tb.ranks, elements=16, dtype="fp32", op="sum") | change
-        await allreduce_driver.configure(window, **settings)
-        await allreduce_driver.start(window)
-        report = await allreduce_driver.report(window, 0)
+        await allreduce.configure(window, **settings)
+        await allreduce.start(window)
+        report = await allreduce.report(window, 0)
         assert report.status[flag] == 1, f"{change} was not refused with {flag}: {report.status}"
         assert report.status["busy"] == 0 and report.status["done"] == 1, f"{change} left the rank busy"
         assert report.errors == count
@@ -128,9 +128,9 @@ async def reset_in_the_middle_of_a_collective_recovers(dut):
     vectors = [np.ones(elements, dtype=np.float32).view(np.uint32) for _ in range(tb.ranks)]
     await tb.load(vectors)
     for index, window in enumerate(tb.windows):
-        await allreduce_driver.configure(window, index, tb.ranks, elements, "fp32", "sum")
+        await allreduce.configure(window, index, tb.ranks, elements, "fp32", "sum")
     for window in tb.windows:
-        await allreduce_driver.start(window)
+        await allreduce.start(window)
     # Reset only once every link has carried data (the ranks start a few cycles apart).
     every_link, carried = (1 << tb.ranks) - 1, 0
     for _ in range(10_000):
@@ -144,7 +144,7 @@ async def reset_in_the_middle_of_a_collective_recovers(dut):
         "the collective finished before the reset: the test would reset nothing mid-flight"
     await pulse_reset(dut.clk, dut.rst)
     for index, window in enumerate(tb.windows):
-        report = await allreduce_driver.report(window, index)
+        report = await allreduce.report(window, index)
         assert report.status["busy"] == 0, f"reset left rank {index} busy"
     results, _ = await tb.allreduce(vectors, "fp32", "sum")
     assert_every_rank_matches(results, np.full(elements, tb.ranks, dtype=np.float32).view(np.uint32), "after reset")

@@ -6,8 +6,9 @@ import numpy as np
 from cocotb.triggers import RisingEdge
 
 from dpuv.models.reduction import DTYPES, chunk_bounds, ring_allreduce
-from dpuv.sim import allreduce_driver, perf
-from dpuv.sim.testbench import CLOCK_PERIOD_NS
+from dpuv.drivers import allreduce
+from dpuv.harness import perf
+from dpuv.tb.testbench import CLOCK_PERIOD_NS
 from ring_bench import RingTB
 from test_allreduce_ring import assert_every_rank_matches
 
@@ -78,7 +79,7 @@ async def bus_bandwidth_at_one_mebibyte(dut):
     vectors = [rng.standard_normal(elements).astype(np.float32).view(np.uint32) for _ in range(tb.ranks)]
     await tb.load(vectors, backdoor=True)
     activity.clear()
-    reports = await allreduce_driver.run_collective(tb.windows, elements, "fp32", "sum")
+    reports = await allreduce.run_collective(tb.windows, elements, "fp32", "sum")
     results = await tb.unload(elements, "fp32", backdoor=True)
     assert_every_rank_matches(results, ring_allreduce(vectors, "fp32", "sum", 8 * tb.beat_bytes), "1 MiB fp32")
 

@@ -8,12 +8,14 @@ import cocotb
 from cocotb.triggers import ClockCycles
 
 from dpuv.models import link_protocol as protocol
-from dpuv.sim import chain, perf, traffic_driver
-from dpuv.sim.cocotb_link import CocotbLinkTransport
-from dpuv.sim.link_access import ByteTransport, LinkAccess, LinkError
-from dpuv.sim.regio import BusError
-from dpuv.sim.regmap import id_block, perf_block, traffic_block
-from dpuv.sim.testbench import start_clock_and_reset, test_rng
+from dpuv.drivers import traffic
+from dpuv.harness import perf
+from dpuv.regs import chain
+from dpuv.tb.link_transport import CocotbLinkTransport
+from dpuv.regs.board_link import ByteTransport, LinkAccess, LinkError
+from dpuv.regs.access import BusError
+from dpuv.regs.maps import id_block, perf_block, traffic_block
+from dpuv.tb.testbench import start_clock_and_reset, test_rng
 
 MAGIC_ADDRESS = id_block.BLOCK["MAGIC"].offset
 SCRATCH_ADDRESS = id_block.BLOCK["SCRATCH"].offset
@@ -186,11 +188,11 @@ async def the_self_test_moves_data_through_the_loopback(dut):
     tb = TB(dut)
     await tb.reset()
     found = await chain.walk(tb.link)
-    traffic = chain.blocks_of_type(found, traffic_block.BLOCK)[0].window(tb.link)
+    traffic_window = chain.blocks_of_type(found, traffic_block.BLOCK)[0].window(tb.link)
     counters = chain.blocks_of_type(found, perf_block.BLOCK)[0].window(tb.link)
     rng = test_rng("self-test")
     before = await perf.read_counters(counters)
-    result = await traffic_driver.run(traffic, 40, 16, rng.getrandbits(32))
+    result = await traffic.run(traffic_window, 40, 16, rng.getrandbits(32))
     after = await perf.read_counters(counters)
     dut._log.info("loopback self-test: %s", result.summary())
     assert result.clean, result.summary()
@@ -198,9 +200,9 @@ async def the_self_test_moves_data_through_the_loopback(dut):
     # The FIFO stores a whole frame before sending it: one frame of latency, no bubbles after.
     assert result.counters["CYCLES"] <= 40 * 16 + 16 + 8, result.summary()
     # Frames longer than the loopback FIFO are dropped by it: the checker sees them go missing.
-    oversize = await traffic_driver.run(traffic, 3, 65, rng.getrandbits(32), timeout_cycles=2000)
+    oversize = await traffic.run(traffic_window, 3, 65, rng.getrandbits(32), timeout_cycles=2000)
     assert not oversize.clean and oversize.counters["FRAMES_RECEIVED"] == 0, oversize.summary()
     later = await perf.read_counters(counters)
     assert later["events"] - after["events"] == 3, "the core did not count the dropped frames"
     # And a clean run right after: nothing stuck.
-    assert (await traffic_driver.run(traffic, 4, 64, rng.getrandbits(32))).clean
+    assert (await traffic.run(traffic_window, 4, 64, rng.getrandbits(32))).clean

@@ -6,11 +6,12 @@ import io
 import cocotb
 from cocotb.triggers import ClockCycles, Edge, RisingEdge, with_timeout
 
-from dpuv.sim import bringup, chain
-from dpuv.sim.cocotb_uart import CocotbUartTransport
-from dpuv.sim.link_access import LinkAccess
-from dpuv.sim.regmap import id_block
-from dpuv.sim.testbench import start_clock_and_reset, test_rng
+from dpuv.board import bringup
+from dpuv.regs import chain
+from dpuv.tb.uart_transport import CocotbUartTransport
+from dpuv.regs.board_link import LinkAccess
+from dpuv.regs.maps import id_block
+from dpuv.tb.testbench import start_clock_and_reset, test_rng
 
 SCRATCH = id_block.BLOCK["SCRATCH"].offset
 FRAMING_ERROR_LED = 3

@@ -16,8 +16,8 @@ from pathlib import Path
 import cocotb
 from cocotb.triggers import ClockCycles
 
-from dpuv.sim.cocotb_uart import CocotbUartTransport
-from dpuv.sim.testbench import start_clock_and_reset
+from dpuv.tb.uart_transport import CocotbUartTransport
+from dpuv.tb.testbench import start_clock_and_reset
 
 POLL_CYCLES = 16
 

@@ -5,7 +5,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiSlaveWrite, AxiStreamBus, AxiStreamFrame, AxiStreamSource, AxiWriteBus
 
-from dpuv.sim.testbench import (PAUSE_OPTIONS, BurstMonitor, build_parameters, handshake, pauses, pulse_reset, quiet,
+from dpuv.tb.testbench import (PAUSE_OPTIONS, BurstMonitor, build_parameters, handshake, pauses, pulse_reset, quiet,
                                 start_clock_and_reset, test_rng)
 
 MEMORY_BYTES = 1 << 16

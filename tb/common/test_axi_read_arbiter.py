@@ -10,7 +10,7 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiMasterRead, AxiProt, AxiRamRead, AxiReadBus, AxiResp
 
 from dpuv.models.round_robin import longest_waits
-from dpuv.sim.testbench import (PAUSE_OPTIONS, AddressMonitor, pauses, pulse_reset, quiet, start_clock_and_reset,
+from dpuv.tb.testbench import (PAUSE_OPTIONS, AddressMonitor, pauses, pulse_reset, quiet, start_clock_and_reset,
                                 test_rng)
 
 MEMORY_BYTES = 1 << 16

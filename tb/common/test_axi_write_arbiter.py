@@ -11,7 +11,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiMasterWrite, AxiProt, AxiRamWrite, AxiResp, AxiWriteBus
 
 from dpuv.models.round_robin import longest_waits
-from dpuv.sim.testbench import (PAUSE_OPTIONS, AddressMonitor, pauses, pulse_reset, quiet, start_clock_and_reset,
+from dpuv.tb.testbench import (PAUSE_OPTIONS, AddressMonitor, pauses, pulse_reset, quiet, start_clock_and_reset,
                                 test_rng)
 
 # Each port writes only its own region, so the memory's final state does not depend on how the

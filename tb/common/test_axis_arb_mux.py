@@ -6,7 +6,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamSink
 
 from dpuv.models.round_robin import frame_order
-from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pauses, quiet,
+from dpuv.tb.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pauses, quiet,
                                 start_clock_and_reset, test_rng)
 
 

@@ -5,7 +5,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamFrame
 
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
-from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, 
+from dpuv.tb.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, 
                                 start_clock_and_reset, stream_ends, test_rng)
 
 

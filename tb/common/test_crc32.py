@@ -6,7 +6,7 @@ import cocotb
 from cocotb.triggers import FallingEdge
 
 from dpuv.models.crc32 import crc32 as crc32_model
-from dpuv.sim.testbench import PAUSE_OPTIONS, start_clock_and_reset, test_rng
+from dpuv.tb.testbench import PAUSE_OPTIONS, start_clock_and_reset, test_rng
 
 
 class TB:

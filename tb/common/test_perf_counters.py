@@ -4,7 +4,7 @@ import cocotb
 from cocotb.triggers import FallingEdge
 
 from dpuv.models.perf_counters import CycleInputs, PerfCountersModel
-from dpuv.sim.testbench import start_clock_and_reset, test_rng
+from dpuv.tb.testbench import start_clock_and_reset, test_rng
 
 OUTPUTS = ("cycles", "beats", "bytes", "packets", "stall_cycles", "idle_cycles", "active_cycles", "events",
            "latency_min", "latency_max", "latency_sum", "latency_count", "latency_errors")

@@ -7,10 +7,10 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiStreamFrame
 
 from dpuv.models.traffic_pattern import frame_beats
-from dpuv.sim import traffic_driver
-from dpuv.sim.cocotb_access import AxiLiteAccess
-from dpuv.sim.regmap import traffic_block
-from dpuv.sim.testbench import PAUSE_OPTIONS, pulse_reset, quiet, start_clock_and_reset, stream_ends, test_rng
+from dpuv.drivers import traffic
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.regs.maps import traffic_block
+from dpuv.tb.testbench import PAUSE_OPTIONS, pulse_reset, quiet, start_clock_and_reset, stream_ends, test_rng
 
 BLOCK = traffic_block.BLOCK
 
@@ -45,7 +45,7 @@ class TB:
         await ClockCycles(self.dut.clk, 4)
 
     async def counters(self) -> dict[str, int]:
-        return {name: await self.window.read_register(name) for name in traffic_driver.COUNTERS}
+        return {name: await self.window.read_register(name) for name in traffic.COUNTERS}
 
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")

@@ -14,12 +14,12 @@ from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStrea
 from dpuv.models.roce_packet import Endpoint, parse_frame
 from dpuv.models.roce_qp import WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
-from dpuv.sim import rdma_driver
-from dpuv.sim.cocotb_access import AxiLiteAccess
-from dpuv.sim.pcap_capture import WireCapture
-from dpuv.sim.rdma_driver import HostQueues, WcOpcode, WcStatus
-from dpuv.sim.regmap import rdma_engine
-from dpuv.sim.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset, test_rng
+from dpuv.drivers import rdma
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.tb.pcap_capture import WireCapture
+from dpuv.drivers.rdma import HostQueues, WcOpcode, WcStatus
+from dpuv.regs.maps import rdma_engine
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset, test_rng
 from test_rdma_responder import check_with_scapy
 
 PMTU = 1024
@@ -54,12 +54,12 @@ class Side:
         self.memory.write(REGION_BASE, rng.randbytes(REGION_BYTES))
 
     async def set_up(self, peer: "Side", first_psn: int, peer_first_psn: int) -> None:
-        await rdma_driver.set_up(self.registers, self.endpoint.mac, self.endpoint.ip, PMTU)
-        await rdma_driver.create_qp(self.registers, self.qpn, peer.qpn, peer.endpoint.mac, peer.endpoint.ip,
+        await rdma.set_up(self.registers, self.endpoint.mac, self.endpoint.ip, PMTU)
+        await rdma.create_qp(self.registers, self.qpn, peer.qpn, peer.endpoint.mac, peer.endpoint.ip,
                                     self.endpoint.udp_source_port, peer_first_psn, pmtu=PMTU, send_psn=first_psn,
                                     sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE,
                                     timeout=TIMEOUT_CODE)
-        await rdma_driver.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES)
+        await rdma.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES)
         self.host.attach_send_queue(self.qpn, SQ_BASE, SQ_LOG_SIZE)
         self.host.attach_receive_queue(self.qpn, RQ_BASE, RQ_LOG_SIZE)
         await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
@@ -191,7 +191,7 @@ async def two_engines_exchange_writes_reads_and_sends_both_ways(dut):
     rng = test_rng("clean")
     a, b = await run_pair(dut, WireConfig(latency_ns=200), 30, 3 * PMTU, rng)
     for side in (a, b):
-        events = await rdma_driver.read_counters(side.registers)
+        events = await rdma.read_counters(side.registers)
         assert events["retransmits"] == 0 and events["completion_errors"] == 0, events
         dut._log.info("%s: %d requests sent, %d ACKs sent, %d received", side.name, events["requests_sent"],
                       events["acks_sent"], events["acks_received"])
@@ -206,6 +206,6 @@ async def two_engines_through_a_lossy_wire(dut, loss):
     a, b = await run_pair(dut, wire, 24, PMTU, rng)
     retries = 0
     for side in (a, b):
-        events = await rdma_driver.read_counters(side.registers)
+        events = await rdma.read_counters(side.registers)
         retries += events["retries"]
     dut._log.info("loss %s: %d go-back-N retries in all", loss, retries)

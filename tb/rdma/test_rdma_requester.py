@@ -1,4 +1,4 @@
-"""rdma_engine's requester against the spec-built Python RC responder (models/roce_qp.py) over the
+"""rdma_engine's requester against the spec-built Python RC responder (src/dpuv/models/roce_qp.py) over the
 Python wire: work requests posted in a send queue in host memory, doorbells, completions reaped
 from the completion queue by their owner bit, everything set up through the registers.
 
@@ -16,9 +16,10 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from dpuv.models.roce_packet import Opcode
 from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, WireConfig
-from dpuv.sim import perf, rdma_driver
-from dpuv.sim.rdma_driver import EngineCompletion, HostQueues, WcOpcode, WcStatus
-from dpuv.sim.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
+from dpuv.drivers import rdma
+from dpuv.harness import perf
+from dpuv.drivers.rdma import EngineCompletion, HostQueues, WcOpcode, WcStatus
+from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
 from test_rdma_responder import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB
 
 SQ_BASE = 0x2000
@@ -62,8 +63,8 @@ class Requester:
         if reset:
             await self.tb.reset()
         # The receive parser checks FIRST and MIDDLE packets against the engine's PMTU register
-        await rdma_driver.set_up(self.tb.registers, DUT.mac, DUT.ip, self.pmtu)
-        await rdma_driver.create_qp(self.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
+        await rdma.set_up(self.tb.registers, DUT.mac, DUT.ip, self.pmtu)
+        await rdma.create_qp(self.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
                                     pmtu=self.pmtu, send_psn=self.first_psn, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
                                     timeout=TIMEOUT_CODE, retry_count=self.retry_count, rnr_retry=rnr_retry)
         self.host.attach_send_queue(DUT_QPN, SQ_BASE, SQ_LOG_SIZE)
@@ -145,7 +146,7 @@ async def check_exactly_once(requester: Requester, work: list[tuple[WorkRequest,
         assert completion.status == WcStatus.SUCCESS, \
             f"wr {request.wr_id:#x} ({request.opcode.name}, {request.length} bytes): status " \
             f"{WcStatus(completion.status).name}; peer {requester.peer.counters}; engine {requester.tb.events}"
-        assert completion.opcode == rdma_driver.WC_OPCODE[request.opcode]
+        assert completion.opcode == rdma.WC_OPCODE[request.opcode]
         assert completion.byte_len == request.length and completion.qpn == DUT_QPN
         if completion.opcode == WcOpcode.RDMA_READ:
             expected = requester.peer_memory.read(request.remote_address, request.length)
@@ -299,7 +300,7 @@ async def doorbell_abuse_is_refused_and_loses_nothing(dut):
     await requester.set_up()
     host, registers = requester.host, requester.tb.registers
     # A QP that does not exist (past the table, and one never set up)
-    caps = rdma_driver.BLOCK["CAPS"].field("qp_count").extract(await registers.read_register("CAPS"))
+    caps = rdma.BLOCK["CAPS"].field("qp_count").extract(await registers.read_register("CAPS"))
     for qpn in (caps, DUT_QPN + 1):
         host.send_queues[qpn], host.producer[qpn] = (SQ_BASE, SQ_LOG_SIZE), 1
         await host.ring(qpn)

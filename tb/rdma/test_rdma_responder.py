@@ -1,5 +1,5 @@
-"""rdma_responder against the spec-built Python RC requester (models/roce_qp.py) over the Python
-wire (models/roce_wire.py): RDMA WRITE and READ land byte-exact in AXI memory, every work
+"""rdma_responder against the spec-built Python RC requester (src/dpuv/models/roce_qp.py) over the Python
+wire (src/dpuv/models/roce_wire.py): RDMA WRITE and READ land byte-exact in AXI memory, every work
 request completes exactly once through loss, duplication, reordering and corruption, the
 PSN rules hold (one NAK per gap), and bad keys, unknown QPs and unsupported requests are
 answered as a real responder answers them."""
@@ -13,12 +13,14 @@ from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStrea
 from dpuv.models.roce_packet import Endpoint, Opcode, parse_frame
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
-from dpuv.sim import perf, rdma_driver, roce_scapy
-from dpuv.sim.cocotb_access import AxiLiteAccess
-from dpuv.sim.pcap_capture import WireCapture
-from dpuv.sim.rdma_driver import HostQueues, WcOpcode, WcStatus
-from dpuv.sim.regmap import rdma_engine
-from dpuv.sim.testbench import CLOCK_PERIOD_NS, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
+from dpuv.drivers import rdma
+from dpuv.harness import perf
+from dpuv.tb import roce_scapy
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.tb.pcap_capture import WireCapture
+from dpuv.drivers.rdma import HostQueues, WcOpcode, WcStatus
+from dpuv.regs.maps import rdma_engine
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
 
 DUT_QPN = 0x11
 PEER_QPN = 0x2345
@@ -82,15 +84,15 @@ class TB:
 
     async def set_up(self, expected_psn: int, region_access=(True, True)):
         """What host software does: addresses, one QP, one region; all through the registers."""
-        await rdma_driver.set_up(self.registers, DUT.mac, DUT.ip, PMTU)
-        await rdma_driver.create_qp(self.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port,
+        await rdma.set_up(self.registers, DUT.mac, DUT.ip, PMTU)
+        await rdma.create_qp(self.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port,
                                     expected_psn, pmtu=PMTU, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE)
-        await rdma_driver.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES, *region_access)
+        await rdma.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES, *region_access)
         self.host.attach_receive_queue(DUT_QPN, RQ_BASE, RQ_LOG_SIZE)
         await self.host.create_completion_queue(RESPONDER_CQ_BASE, RESPONDER_CQ_LOG_SIZE)
 
     async def read_events(self) -> dict[str, int]:
-        self.events = await rdma_driver.read_counters(self.registers)
+        self.events = await rdma.read_counters(self.registers)
         return self.events
 
     def requester(self, first_psn: int) -> QueuePair:
@@ -390,15 +392,15 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     rng = test_rng("three")
     tb = TB(dut, rng, WireConfig(latency_ns=200, drop=Impairment(0.02), reorder=Impairment(0.02)))
     await tb.reset()
-    await rdma_driver.set_up(tb.registers, DUT.mac, DUT.ip, PMTU)
+    await rdma.set_up(tb.registers, DUT.mac, DUT.ip, PMTU)
     peers, shadows, expected, slice_bytes = [], [], [], REGION_BYTES // 4
     for index in range(3):
         dut_qpn, peer_qpn, rkey = DUT_QPN + index, PEER_QPN + index, (RKEY & ~0xF) | (index + 1)
         base = REGION_BASE + index * slice_bytes
         first_psn = rng.getrandbits(24)
-        await rdma_driver.create_qp(tb.registers, dut_qpn, peer_qpn, PEER.mac, PEER.ip, DUT.udp_source_port, first_psn,
+        await rdma.create_qp(tb.registers, dut_qpn, peer_qpn, PEER.mac, PEER.ip, DUT.udp_source_port, first_psn,
                                     pmtu=PMTU)
-        await rdma_driver.register_region(tb.registers, rkey, base, slice_bytes)
+        await rdma.register_region(tb.registers, rkey, base, slice_bytes)
         peer = QueuePair(QpConfig(peer_qpn, dut_qpn, PEER, DUT, pmtu=PMTU, initial_send_psn=first_psn,
                                   local_ack_timeout=ACK_TIMEOUT_CODE))
         shadow = bytearray(tb.memory.read(base, slice_bytes))

@@ -1,4 +1,4 @@
-"""roce_rx_parser: good RoCEv2 frames of every opcode come out exactly as models/roce_packet.py
+"""roce_rx_parser: good RoCEv2 frames of every opcode come out exactly as src/dpuv/models/roce_packet.py
 parses them (metadata and realigned payload, nothing else); every malformed frame is dropped with
 the model's cause counted once; masked fields do not fail the ICRC; a stalled output drops whole
 frames as overflow and keeps the rest intact; reset in mid-traffic leaves a clean parser.
@@ -19,7 +19,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from dpuv.models.roce_packet import (AETH, BTH, ETHERNET_HEADER_BYTES, MIN_ETHERNET_FRAME_BYTES, OPCODE_INFO, PMTUS,
                                      RETH, Addressing, ImmDt, MalformedFrame, Position, RocePacket, build_frame,
                                      ipv4_checksum, parse_frame, reseal_icrc)
-from dpuv.sim.testbench import PAUSE_OPTIONS, pulse_reset, start_clock_and_reset, test_rng
+from dpuv.tb.testbench import PAUSE_OPTIONS, pulse_reset, start_clock_and_reset, test_rng
 
 OPCODES = sorted(OPCODE_INFO)
 GOOD = "good"

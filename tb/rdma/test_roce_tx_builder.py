@@ -10,9 +10,10 @@ from cocotbext.axi import AxiStreamFrame
 
 from dpuv.models.roce_packet import (AETH, BTH, PMTUS, RETH, Addressing, ImmDt, Opcode, RocePacket,
                                      build_frame, opcode_info)
-from dpuv.sim import perf, roce_scapy
-from dpuv.sim.roce_header_bus import HeaderSource
-from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, start_clock_and_reset,
+from dpuv.harness import perf
+from dpuv.tb import roce_scapy
+from dpuv.tb.roce_header_bus import HeaderSource
+from dpuv.tb.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, start_clock_and_reset,
                                 stream_ends, test_rng)
 
 

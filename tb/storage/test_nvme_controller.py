@@ -1,9 +1,9 @@
 """nvme_controller behind cocotbext-pcie's UltraScale+ PCIe device model, with its RootComplex as the
 host: enumeration, BAR0 registers as the NVMe base specification defines them, the host driver
 model's reset, admin-queue set-up, enable and shutdown sequences, admin commands (every
-completion predicted by models/nvme_admin.py), I/O queues with NVM commands and random traffic
-over 16 queue pairs (completions, namespace and read data predicted by models/nvme_nvm.py),
-MSI-X, disabling mid-traffic, the counters, and the figures against sim/targets.toml."""
+completion predicted by src/dpuv/models/nvme_admin.py), I/O queues with NVM commands and random traffic
+over 16 queue pairs (completions, namespace and read data predicted by src/dpuv/models/nvme_nvm.py),
+MSI-X, disabling mid-traffic, the counters, and the figures against src/dpuv/harness/targets.toml."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
 
 from dpuv.models import nvme_admin, nvme_nvm
 from dpuv.models.nvme_admin import AdminModel, create_queue, submission
-from dpuv.sim import nvme_driver
-from dpuv.sim.nvme_driver import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY, VS,
+from dpuv.drivers import nvme
+from dpuv.drivers.nvme import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY, VS,
                                   AdminQueue, Capabilities, ControllerError, NvmeHost, QueuePair)
-from dpuv.sim import perf
-from dpuv.sim.testbench import CycleCounter, HandshakeMonitor, build_parameters, test_rng
+from dpuv.harness import perf
+from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, build_parameters, test_rng
 
 BAR0_BYTES = 32 * 1024
 MSIX_TABLE, MSIX_PBA, MSIX_VECTORS = 0x2000, 0x3000, 32
@@ -228,9 +228,9 @@ async def registers_read_as_the_specification_defines(dut):
     assert await tb.bar.read_qword(CAP) == cap and await tb.bar.read_dword(VS) == 0x00010400
     assert await tb.bar.read_dword(CSTS) == 0
     # INTMS sets and INTMC clears the one mask
-    await tb.bar.write_dword(nvme_driver.INTMS, 0x0000_0005)
-    await tb.bar.write_dword(nvme_driver.INTMC, 0x0000_0001)
-    assert await tb.bar.read_dword(nvme_driver.INTMS) == 4 == await tb.bar.read_dword(nvme_driver.INTMC)
+    await tb.bar.write_dword(nvme.INTMS, 0x0000_0005)
+    await tb.bar.write_dword(nvme.INTMC, 0x0000_0001)
+    assert await tb.bar.read_dword(nvme.INTMS) == 4 == await tb.bar.read_dword(nvme.INTMC)
     # Byte enables: one byte written leaves the others
     await tb.bar.write_dword(AQA, 0x001F_003F)
     await tb.bar.window.write(AQA + 1, b"\x01")
@@ -1173,7 +1173,7 @@ async def loaded_figures(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmMode
 
 @cocotb.test(timeout_time=50000, timeout_unit="us")
 async def throughput_and_latency_against_the_targets(dut):
-    """The figures of sim/targets.toml from the counters, each cross-checked with what the
+    """The figures of src/dpuv/harness/targets.toml from the counters, each cross-checked with what the
     testbench saw on the PCIe ports: an idle controller's doorbell-to-fetch, data-to-completion and
     completion-to-MSI-X latencies for one 512-byte Read; then 16 queues loaded with 512-byte and
     4 KiB Reads and Writes for IOPS and bus use (zero-latency host memory: the root complex model

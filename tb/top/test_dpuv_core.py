@@ -5,12 +5,13 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiStreamFrame
 
 from dpuv.models.packet_fifo import Frame, delivered
-from dpuv.sim import chain, perf
-from dpuv.sim.cocotb_access import AxiLiteAccess
-from dpuv.sim.regio import BusError
-from dpuv.sim.regmap import id_block, perf_block
-from dpuv.sim.runner import stamp_parameters
-from dpuv.sim.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, quiet, 
+from dpuv.harness import perf
+from dpuv.regs import chain
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.regs.access import BusError
+from dpuv.regs.maps import id_block, perf_block
+from dpuv.harness.runner import stamp_parameters
+from dpuv.tb.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, quiet, 
                                 start_clock_and_reset, stream_ends, test_rng)
 
 LOOPBACK_FIFO_DEPTH = 64

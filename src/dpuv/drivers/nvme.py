@@ -1,0 +1,173 @@
+"""NVMe host driver model: the steps a real driver takes on the controller's BAR0 registers
+(NVMe base specification; offsets and fields in shared/reference/nvme.md). Registers are reached
+through a BAR window with read_dword/write_dword (cocotbext-pcie's, or a board's), so the same
+driver runs in simulation and against hardware."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from dpuv.models.nvme_admin import Completion
+from dpuv.regs.maps import nvme_counters
+
+CAP, VS, INTMS, INTMC, CC, CSTS, AQA, ASQ, ACQ = 0x00, 0x08, 0x0C, 0x10, 0x14, 0x1C, 0x24, 0x28, 0x30
+DOORBELLS = 0x1000
+# dpuv's own window in BAR0 (past the NVMe registers and the MSI-X table): the counters block
+COUNTERS = 0x4000
+
+# CC fields
+CC_EN = 1 << 0
+CC_CSS_NVM = 0 << 4
+CC_MPS_4K = 0 << 7
+CC_SHN_NORMAL = 1 << 14
+CC_IOSQES_64 = 6 << 16
+CC_IOCQES_16 = 4 << 20
+# CSTS fields
+CSTS_RDY = 1 << 0
+CSTS_CFS = 1 << 1
+SHST_COMPLETE = 2
+
+
+class BarWindow(Protocol):
+    async def read_dword(self, offset: int, **kwargs) -> int: ...
+    async def write_dword(self, offset: int, value: int, **kwargs) -> None: ...
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    max_queue_entries: int      # MQES + 1
+    contiguous_queues: bool     # CQR
+    timeout_ms: int             # TO x 500 ms
+    doorbell_stride: int        # bytes between doorbells: 4 << DSTRD
+    nvm_command_set: bool       # CSS bit 0
+    page_size_min: int          # 4096 << MPSMIN
+    page_size_max: int
+
+    @classmethod
+    def decode(cls, cap: int) -> "Capabilities":
+        return cls(max_queue_entries=(cap & 0xFFFF) + 1, contiguous_queues=bool(cap >> 16 & 1),
+                   timeout_ms=(cap >> 24 & 0xFF) * 500, doorbell_stride=4 << (cap >> 32 & 0xF),
+                   nvm_command_set=bool(cap >> 37 & 1), page_size_min=4096 << (cap >> 48 & 0xF),
+                   page_size_max=4096 << (cap >> 52 & 0xF))
+
+
+class ControllerError(Exception):
+    """The controller reported a fatal status or did not follow CC within CAP.TO."""
+
+
+class NvmeHost:
+    def __init__(self, bar: BarWindow, poll, timeout_polls: int = 1000):
+        """`poll` is an awaitable factory that lets time pass between status reads."""
+        self.bar = bar
+        self.poll = poll
+        self.timeout_polls = timeout_polls
+        self.capabilities: Capabilities | None = None
+
+    async def read_qword(self, offset: int) -> int:
+        """A 64-bit register as two 32-bit reads, low half first (what drivers for 32-bit hosts do)."""
+        low = await self.bar.read_dword(offset)
+        high = await self.bar.read_dword(offset + 4)
+        return high << 32 | low
+
+    async def write_qword(self, offset: int, value: int) -> None:
+        await self.bar.write_dword(offset, value & 0xFFFFFFFF)
+        await self.bar.write_dword(offset + 4, value >> 32)
+
+    async def wait_status(self, mask: int, value: int) -> int:
+        for _ in range(self.timeout_polls):
+            csts = await self.bar.read_dword(CSTS)
+            # A fatal status ends a wait for the controller to come up; a reset clears it
+            if csts & CSTS_CFS and value & CSTS_RDY:
+                raise ControllerError(f"controller fatal status (CSTS {csts:#x})")
+            if csts & mask == value:
+                return csts
+            await self.poll()
+        raise ControllerError(f"CSTS {csts:#x} never matched {value:#x} under mask {mask:#x}")
+
+    async def reset(self) -> None:
+        """Disable the controller and wait for it to be idle (CSTS.RDY and CFS 0)."""
+        self.capabilities = Capabilities.decode(await self.read_qword(CAP))
+        await self.bar.write_dword(CC, 0)
+        # The reset also clears a fatal status (CSTS.CFS) once the controller is idle
+        await self.wait_status(CSTS_RDY | CSTS_CFS, 0)
+
+    async def set_admin_queues(self, sq_base: int, sq_entries: int, cq_base: int, cq_entries: int) -> None:
+        await self.bar.write_dword(AQA, (cq_entries - 1) << 16 | (sq_entries - 1))
+        await self.write_qword(ASQ, sq_base)
+        await self.write_qword(ACQ, cq_base)
+
+    async def enable(self, cc: int = CC_IOSQES_64 | CC_IOCQES_16 | CC_MPS_4K | CC_CSS_NVM) -> None:
+        await self.bar.write_dword(CC, cc | CC_EN)
+        await self.wait_status(CSTS_RDY, CSTS_RDY)
+
+    async def shutdown(self) -> int:
+        """Normal shutdown; returns CSTS once SHST says complete."""
+        cc = await self.bar.read_dword(CC)
+        await self.bar.write_dword(CC, cc & ~(3 << 14) | CC_SHN_NORMAL)
+        return await self.wait_status(3 << 2, SHST_COMPLETE << 2)
+
+    async def clear_counters(self) -> None:
+        block = nvme_counters.BLOCK
+        await self.bar.write_dword(COUNTERS + block["CTRL"].offset, block["CTRL"].field("clear").insert(0, 1))
+
+    async def read_counters(self) -> dict[str, int]:
+        """Every register of the counters block, by lower-case name (read while the controller is quiet)."""
+        return {register.name.lower(): await self.bar.read_dword(COUNTERS + register.offset)
+                for register in nvme_counters.BLOCK.registers
+                if any("r" in field.software_access for field in register.fields)}
+
+    def doorbell(self, queue: int, completion_head: bool) -> int:
+        """BAR offset of a queue's SQ tail (or CQ head) doorbell."""
+        stride = self.capabilities.doorbell_stride if self.capabilities else 4
+        return DOORBELLS + (2 * queue + int(completion_head)) * stride
+
+
+class QueuePair:
+    """A submission and completion queue in host memory, as a driver keeps them: entries written
+    at the tail and the tail doorbell rung; completions taken while their phase tag is the one
+    expected (it flips on each wrap) and the head doorbell rung after. Queue 0 is the admin pair."""
+
+    SQE_BYTES, CQE_BYTES = 64, 16
+
+    def __init__(self, host: NvmeHost, write_memory: Callable[[int, bytes], None],
+                 read_memory: Callable[[int, int], bytes], sq_base: int, cq_base: int, entries: int, qid: int = 0):
+        self.host, self.write_memory, self.read_memory = host, write_memory, read_memory
+        self.sq_base, self.cq_base, self.entries, self.qid = sq_base, cq_base, entries, qid
+        self.tail = self.head = 0
+        self.phase = 1
+        write_memory(cq_base, bytes(entries * self.CQE_BYTES))
+
+    async def set_up(self) -> None:
+        """The admin pair's registers (I/O pairs are created by admin commands instead)."""
+        await self.host.set_admin_queues(self.sq_base, self.entries, self.cq_base, self.entries)
+
+    def place(self, entry: bytes) -> None:
+        self.write_memory(self.sq_base + self.tail * self.SQE_BYTES, entry)
+        self.tail = (self.tail + 1) % self.entries
+
+    async def ring(self) -> None:
+        await self.host.bar.write_dword(self.host.doorbell(self.qid, False), self.tail)
+
+    async def submit(self, entry: bytes) -> None:
+        self.place(entry)
+        await self.ring()
+
+    async def reap(self, ring_head: bool = True) -> list[Completion]:
+        taken = []
+        while True:
+            entry = self.read_memory(self.cq_base + self.head * self.CQE_BYTES, self.CQE_BYTES)
+            completion = Completion.decode(entry)
+            if completion.phase != self.phase:
+                break
+            taken.append(completion)
+            self.head = (self.head + 1) % self.entries
+            if self.head == 0:
+                self.phase ^= 1
+        if taken and ring_head:
+            await self.host.bar.write_dword(self.host.doorbell(self.qid, True), self.head)
+        return taken
+
+
+AdminQueue = QueuePair

@@ -1,0 +1,230 @@
+"""Driver model of the RDMA engine's registers (rtl/rdma/regs/rdma_engine.rdl) and host queues:
+what host software does to bring a QP up, register memory, post work requests through a send
+queue and its doorbell, and reap completions. Registers go through the register access
+interface and host memory through two plain callables, so it runs the same in cocotb and
+against a board."""
+
+from __future__ import annotations
+
+import ipaddress
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum
+
+from dpuv.models.roce_qp import WorkOpcode, WorkRequest
+from dpuv.regs.access import BlockWindow
+from dpuv.regs.maps import rdma_engine
+
+BLOCK = rdma_engine.BLOCK
+COUNTERS = ("RX_FRAMES", "RX_BYTES", "RX_FRAMES_GOOD", "TX_FRAMES", "TX_BYTES", "ACKS_SENT", "NAKS_SENT", "DUPLICATES",
+            "SEQUENCE_DROPS", "UNKNOWN_QP_DROPS", "ACCESS_ERRORS", "INVALID_REQUESTS", "DROPS_ICRC", "DROPS_MALFORMED",
+            "DROPS_OVERFLOW", "ACK_LATENCY_MIN", "ACK_LATENCY_MAX", "ACK_LATENCY_SUM", "ACK_LATENCY_COUNT",
+            "REQUESTS_SENT", "RETRANSMITS", "TIMEOUTS", "RETRIES", "ACKS_RECEIVED", "NAKS_RECEIVED",
+            "RESPONSES_DROPPED", "COMPLETIONS", "COMPLETION_ERRORS", "DOORBELLS_REJECTED", "DOORBELL_LATENCY_MIN",
+            "DOORBELL_LATENCY_MAX", "DOORBELL_LATENCY_SUM", "DOORBELL_LATENCY_COUNT", "TX_BEATS",
+            "TX_SPAN_CYCLES", "RNR_NAKS_SENT",
+            "RNR_NAKS_RECEIVED")
+
+WQE_BYTES = 64
+RECEIVE_WQE_BYTES = 32
+CQE_BYTES = 32
+
+# WQE opcodes (the engine's host interface, roce_requester.v)
+WQE_OPCODE = {WorkOpcode.RDMA_WRITE: 0, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: 1, WorkOpcode.SEND: 2,
+              WorkOpcode.SEND_WITH_IMMEDIATE: 3, WorkOpcode.RDMA_READ: 4}
+
+
+class WcOpcode(IntEnum):
+    """ibv_wc_opcode values the completion entries carry."""
+    SEND = 0
+    RDMA_WRITE = 1
+    RDMA_READ = 2
+    RECV = 128
+    RECV_RDMA_WITH_IMM = 129
+
+
+class WcStatus(IntEnum):
+    """ibv_wc_status values the completion entries carry."""
+    SUCCESS = 0
+    LOC_LEN_ERR = 1
+    LOC_QP_OP_ERR = 2
+    WR_FLUSH_ERR = 5
+    REM_INV_REQ_ERR = 9
+    REM_ACCESS_ERR = 10
+    REM_OP_ERR = 11
+    RETRY_EXC_ERR = 12
+    RNR_RETRY_EXC_ERR = 13
+
+
+WC_OPCODE = {WorkOpcode.RDMA_WRITE: WcOpcode.RDMA_WRITE, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: WcOpcode.RDMA_WRITE,
+             WorkOpcode.SEND: WcOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE: WcOpcode.SEND,
+             WorkOpcode.RDMA_READ: WcOpcode.RDMA_READ}
+
+
+def _mac(text: str) -> int:
+    return int(text.replace(":", ""), 16)
+
+
+def pmtu_code(pmtu: int) -> int:
+    """The QP_TRANSPORT encoding: PMTU = 256 << code."""
+    if pmtu not in (256, 512, 1024, 2048, 4096):
+        raise ValueError(f"PMTU {pmtu} is not 256, 512, 1024, 2048 or 4096")
+    return pmtu.bit_length() - 9
+
+
+def encode_wqe(request: WorkRequest, local_address: int) -> bytes:
+    """The 64-byte WQE for `request`, its local buffer (WRITE/SEND source, READ destination) at local_address."""
+    return struct.pack("<BxxxIQQIIQ24x", WQE_OPCODE[request.opcode], request.imm or 0, request.wr_id, local_address,
+                       request.length, request.rkey, request.remote_address)
+
+
+@dataclass(frozen=True)
+class EngineCompletion:
+    wr_id: int
+    status: int
+    opcode: int
+    byte_len: int
+    qpn: int
+    immediate: int | None
+
+    @classmethod
+    def decode(cls, entry: bytes) -> "EngineCompletion":
+        wr_id, byte_len, immediate, qpn, opcode, status, flags = struct.unpack_from("<QIIIBBB", entry)
+        return cls(wr_id, status, opcode, byte_len, qpn & 0xFFFFFF, immediate if flags & 1 else None)
+
+
+async def set_up(window: BlockWindow, mac: str, ip: str, max_pmtu: int = 4096) -> None:
+    """The engine's own addresses, and the largest PMTU its receiver accepts."""
+    await window.write_register("PMTU", max_pmtu)
+    await window.write_register("LOCAL_MAC_LOW", _mac(mac) & 0xFFFFFFFF)
+    await window.write_register("LOCAL_MAC_HIGH", _mac(mac) >> 32)
+    await window.write_register("LOCAL_IP", int(ipaddress.IPv4Address(ip)))
+
+
+async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,
+                    udp_source_port: int, expected_psn: int, *, pmtu: int = 1024, send_psn: int = 0,
+                    sq_base: int = 0, sq_log_size: int = 4, rq_base: int = 0, rq_log_size: int = 4,
+                    timeout: int = 14, retry_count: int = 7, rnr_retry: int = 7,
+                    timeout_cycles: int = 10_000) -> None:
+    """Bring QP `qpn` up (or reset it): the peer, the first PSN it expects and the first it sends,
+    its send and receive queues (empty, at index 0) and transport settings (IBA timeout code,
+    retry count)."""
+    await window.poll("STATUS", BLOCK["STATUS"].field("qp_ready").extract, timeout_cycles)
+    transport = BLOCK["QP_TRANSPORT"]
+    transport_value = transport.field("sq_log_size").insert(0, sq_log_size)
+    transport_value = transport.field("pmtu_code").insert(transport_value, pmtu_code(pmtu))
+    transport_value = transport.field("timeout").insert(transport_value, timeout)
+    transport_value = transport.field("retry_count").insert(transport_value, retry_count)
+    transport_value = transport.field("rq_log_size").insert(transport_value, rq_log_size)
+    transport_value = transport.field("rnr_retry").insert(transport_value, rnr_retry)
+    for name, value in (("QP_INDEX", qpn), ("QP_REMOTE_QPN", remote_qpn),
+                        ("QP_REMOTE_MAC_LOW", _mac(remote_mac) & 0xFFFFFFFF), ("QP_REMOTE_MAC_HIGH", _mac(remote_mac) >> 32),
+                        ("QP_REMOTE_IP", int(ipaddress.IPv4Address(remote_ip))),
+                        ("QP_UDP_SOURCE_PORT", udp_source_port), ("QP_EXPECTED_PSN", expected_psn),
+                        ("QP_SEND_PSN", send_psn), ("QP_SQ_BASE_LOW", sq_base & 0xFFFFFFFF),
+                        ("QP_SQ_BASE_HIGH", sq_base >> 32), ("QP_RQ_BASE_LOW", rq_base & 0xFFFFFFFF),
+                        ("QP_RQ_BASE_HIGH", rq_base >> 32), ("QP_TRANSPORT", transport_value)):
+        await window.write_register(name, value)
+    ctrl = BLOCK["QP_CTRL"]
+    await window.write_register("QP_CTRL", ctrl.field("commit").insert(ctrl.field("valid").insert(0, 1), 1))
+
+
+async def register_region(window: BlockWindow, rkey: int, base: int, length: int,
+                          remote_write: bool = True, remote_read: bool = True) -> None:
+    """A region peers may reach with `rkey`; the key's low bits pick the table entry."""
+    entries = BLOCK["CAPS"].field("mr_count").extract(await window.read_register("CAPS"))
+    for name, value in (("MR_INDEX", rkey % entries), ("MR_RKEY", rkey), ("MR_BASE_LOW", base & 0xFFFFFFFF),
+                        ("MR_BASE_HIGH", base >> 32), ("MR_LENGTH", length)):
+        await window.write_register(name, value)
+    ctrl = BLOCK["MR_CTRL"]
+    value = ctrl.field("valid").insert(0, 1)
+    value = ctrl.field("remote_write").insert(value, int(remote_write))
+    value = ctrl.field("remote_read").insert(value, int(remote_read))
+    await window.write_register("MR_CTRL", ctrl.field("commit").insert(value, 1))
+
+
+async def read_counters(window: BlockWindow) -> dict[str, int]:
+    return {name.lower(): await window.read_register(name) for name in COUNTERS}
+
+
+class HostQueues:
+    """The host's side of the send queues and the completion queue: WQEs written into each QP's
+    ring, doorbells rung, completion entries taken by their owner bit and handed back."""
+
+    def __init__(self, window: BlockWindow, write_memory: Callable[[int, bytes], None],
+                 read_memory: Callable[[int, int], bytes]):
+        self.window = window
+        self.write_memory = write_memory
+        self.read_memory = read_memory
+        self.send_queues: dict[int, tuple[int, int]] = {}  # qpn -> (base, log size)
+        self.producer: dict[int, int] = {}
+        self.receive_queues: dict[int, tuple[int, int]] = {}
+        self.receive_producer: dict[int, int] = {}
+        self.cq_base = 0
+        self.cq_log_size = 0
+        self.consumer = 0
+
+    async def create_completion_queue(self, base: int, log_size: int) -> None:
+        self.cq_base, self.cq_log_size, self.consumer = base, log_size, 0
+        self.write_memory(base, bytes(CQE_BYTES << log_size))
+        await self.window.write_register("CQ_BASE_LOW", base & 0xFFFFFFFF)
+        await self.window.write_register("CQ_BASE_HIGH", base >> 32)
+        await self.window.write_register("CQ_CONSUMER", 0)
+        config = BLOCK["CQ_CONFIG"]
+        await self.window.write_register("CQ_CONFIG", config.field("restart").insert(
+            config.field("log_size").insert(0, log_size), 1))
+
+    def attach_send_queue(self, qpn: int, base: int, log_size: int) -> None:
+        """A QP created with this send queue (create_qp's sq_base and sq_log_size) starts empty."""
+        self.send_queues[qpn] = (base, log_size)
+        self.producer[qpn] = 0
+
+    def place(self, qpn: int, request: WorkRequest, local_address: int) -> None:
+        """Write one WQE into the QP's ring, without ringing the doorbell."""
+        base, log_size = self.send_queues[qpn]
+        slot = self.producer[qpn] % (1 << log_size)
+        self.write_memory(base + slot * WQE_BYTES, encode_wqe(request, local_address))
+        self.producer[qpn] = (self.producer[qpn] + 1) % 0x10000
+
+    async def ring(self, qpn: int, producer_index: int | None = None) -> None:
+        """Tell the engine the QP's send queue now ends before `producer_index` (default: all placed)."""
+        index = self.producer[qpn] if producer_index is None else producer_index
+        doorbell = BLOCK["SQ_DOORBELL"]
+        await self.window.write_register("SQ_DOORBELL", doorbell.field("qpn").insert(
+            doorbell.field("producer_index").insert(0, index), qpn))
+
+    def attach_receive_queue(self, qpn: int, base: int, log_size: int) -> None:
+        """A QP created with this receive queue (create_qp's rq_base and rq_log_size) starts empty."""
+        self.receive_queues[qpn] = (base, log_size)
+        self.receive_producer[qpn] = 0
+
+    async def post_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
+        """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
+        base, log_size = self.receive_queues[qpn]
+        slot = self.receive_producer[qpn] % (1 << log_size)
+        self.write_memory(base + slot * RECEIVE_WQE_BYTES, struct.pack("<QQI12x", wr_id, address, length))
+        self.receive_producer[qpn] = (self.receive_producer[qpn] + 1) % 0x10000
+        doorbell = BLOCK["RQ_DOORBELL"]
+        await self.window.write_register("RQ_DOORBELL", doorbell.field("qpn").insert(
+            doorbell.field("producer_index").insert(0, self.receive_producer[qpn]), qpn))
+
+    async def post(self, qpn: int, request: WorkRequest, local_address: int) -> None:
+        self.place(qpn, request, local_address)
+        await self.ring(qpn)
+
+    async def poll(self, hand_back: bool = True) -> list[EngineCompletion]:
+        """Every completion the engine has written since the last poll, in order."""
+        entries = 1 << self.cq_log_size
+        taken = []
+        while True:
+            slot = self.consumer % entries
+            entry = self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES)
+            expected_owner = 1 - (self.consumer // entries) % 2
+            if entry[23] & 1 != expected_owner:
+                break
+            taken.append(EngineCompletion.decode(entry))
+            self.consumer = (self.consumer + 1) % 0x10000
+        if taken and hand_back:
+            await self.window.write_register("CQ_CONSUMER", self.consumer)
+        return taken

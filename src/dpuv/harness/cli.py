@@ -1,0 +1,208 @@
+"""dpuv-sim: the command behind `make sim`, `make list` and `make lint`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from dpuv.harness import benches, lint, report, runner, synth, toolchain
+
+
+def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
+    known = sorted({name for parameter_set in bench.parameter_sets for name in parameter_set})
+    parameters = {}
+    for item in text.split():
+        name, _, value = item.partition("=")
+        if name not in known or not value:
+            raise SystemExit(f"error: PARAMS entry {item!r} is not NAME=VALUE with NAME one of: {', '.join(known)}")
+        try:
+            parameters[name] = int(value, 0)
+        except ValueError:
+            raise SystemExit(f"error: PARAMS value {value!r} for {name} is not an integer") from None
+    return parameters
+
+
+def _parameter_sets(bench: benches.Bench, overrides: dict[str, int]) -> list[dict[str, int]]:
+    unique = []
+    for parameter_set in bench.parameter_sets:
+        merged = {**parameter_set, **overrides}
+        if merged not in unique:
+            unique.append(merged)
+    return unique
+
+
+def _run_bench(arguments) -> int:
+    try:
+        bench = benches.find(arguments.tb)
+        toolchain.find(arguments.sim)
+    except (KeyError, toolchain.ToolchainError) as error:
+        raise SystemExit(f"error: {error.args[0]}") from None
+    results = []
+    parameter_sets = _parameter_sets(bench, _parse_parameters(arguments.params, bench))
+    for parameters in parameter_sets:
+        print(f"== {bench.name} on {arguments.sim} {parameters} seed {arguments.seed}", flush=True)
+        environment = {}
+        if arguments.pcap:
+            pcap = Path(arguments.pcap).resolve()
+            if len(parameter_sets) > 1:  # one capture per parameter set
+                pcap = pcap.with_name(f"{pcap.stem}-{runner.parameter_slug(parameters)}{pcap.suffix}")
+            environment["DPUV_PCAP"] = str(pcap)
+            print(f"frames on the wire go to {pcap} (open with `tshark -r {pcap}` or Wireshark)")
+        try:
+            result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed, waves=arguments.waves,
+                                testcase=arguments.testcase or None, quiet=False, environment=environment)
+        except toolchain.ToolchainError as error:
+            raise SystemExit(f"error: {error.args[0]}") from None
+        if result.waves:
+            print(f"waves: {result.waves}  (open with `gtkwave {result.waves}` or `surfer {result.waves}`)")
+        results.append(result)
+    print(report.summary(results))
+    return 0 if all(result.passed for result in results) else 1
+
+
+def _regress(arguments) -> int:
+    try:
+        toolchain.find(arguments.sim)
+    except toolchain.ToolchainError as error:
+        raise SystemExit(f"error: {error.args[0]}") from None
+    started = time.monotonic()
+    results = []
+    for bench in benches.BENCHES:
+        if not bench.in_default_regression:
+            continue
+        for parameters in bench.parameter_sets:
+            print(f"== {bench.name} on {arguments.sim} {parameters}", flush=True)
+            result = runner.run(bench, parameters, arguments.sim, seed=arguments.seed)
+            outcome = "passed" if result.passed else "FAILED"
+            print(f"   {len(result.outcomes)} tests {outcome} (seed {result.seed})", flush=True)
+            results.append(result)
+    print(report.summary(results, elapsed=time.monotonic() - started))
+    return 0 if all(result.passed for result in results) else 1
+
+
+def _waves_check(arguments) -> int:
+    from dpuv.waves import regress as waveregress
+
+    simulators = arguments.sim or waveregress.simulators_to_check()
+    outcomes = []
+    for scenario in waveregress.load_scenarios():
+        for simulator in simulators:
+            outcome = waveregress.check(scenario, simulator)
+            print(waveregress.describe(outcome), flush=True)
+            outcomes.append(outcome)
+    failed = sum(not outcome.passed for outcome in outcomes)
+    print(f"{len(outcomes) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _waves_update(_arguments) -> int:
+    from dpuv.waves import regress as waveregress
+
+    for scenario in waveregress.load_scenarios():
+        path = waveregress.update(scenario)
+        print(f"wrote {path.relative_to(benches.PROJECT_ROOT)} ({path.stat().st_size} bytes)")
+    print("review the goldens' diff, then run `make waves-check` to confirm every simulator agrees")
+    return 0
+
+
+def _reduce(arguments) -> int:
+    from dpuv.harness import reduce_job
+
+    try:
+        toolchain.find(arguments.sim)
+        report = reduce_job.run(arguments.inputs, arguments.dtype, arguments.op, arguments.out,
+                                arguments.flush, arguments.sim)
+    except (reduce_job.JobError, toolchain.ToolchainError) as error:
+        raise SystemExit(f"error: {error}") from None
+    print(f"{report['ranks']} ranks, {report['elements']} {report['dtype']} elements, op {report['op']}: "
+          f"{report['collective_cycles']} cycles, busbw {report['busbw_gbytes_per_s_at_250mhz']} GB/s "
+          f"({report['busbw_share_of_link']:.1%} of the link)")
+    print(f"NaN results: {sum(rank['nan_elements'] for rank in report['ranks_counters'][:1])}, "
+          f"differences from the numpy model: {report['mismatches_against_model']}")
+    print(f"wrote {report['output']} and {arguments.out.removesuffix('.npy')}.json")
+    return 0
+
+
+def _board(arguments) -> int:
+    environment = {"DPUV_BOARD_PORT": str(arguments.port), "DPUV_BOARD_IDLE_SECONDS": str(arguments.idle_seconds)}
+    if arguments.port_file:
+        environment["DPUV_BOARD_PORT_FILE"] = arguments.port_file
+    virtual_board = benches.tool("virtual_board")
+    try:
+        result = runner.run(virtual_board, virtual_board.parameter_sets[0], arguments.sim, seed=1,
+                            quiet=arguments.quiet, record=False, environment=environment)
+    except toolchain.ToolchainError as error:
+        raise SystemExit(f"error: {error.args[0]}") from None
+    if not result.passed:
+        print(result.failure_report())
+    return 0 if result.passed else 1
+
+
+def _list(_arguments) -> int:
+    for bench in benches.BENCHES:
+        sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
+        print(f"{bench.name:18} {bench.description}\n{'':18} top {bench.toplevel}; parameter sets: {sets}")
+    simulators = toolchain.available()
+    print("\nsimulators: " + (", ".join(f"{s.name} {s.version_text}" for s in simulators) or "none found"))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dpuv-sim", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run_parser = commands.add_parser("run", help="run one testbench")
+    run_parser.add_argument("--tb", required=True)
+    run_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    run_parser.add_argument("--seed", type=int)
+    run_parser.add_argument("--waves", action="store_true")
+    run_parser.add_argument("--testcase", default="")
+    run_parser.add_argument("--params", default="", help='parameter overrides, e.g. "DATA_WIDTH=512"')
+    run_parser.add_argument("--pcap", help="benches with a network wire write every frame on it to this pcap file")
+    run_parser.set_defaults(handler=_run_bench)
+
+    regress_parser = commands.add_parser("regress", help="run the default regression and summarise it")
+    regress_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    regress_parser.add_argument("--seed", type=int)
+    regress_parser.set_defaults(handler=_regress)
+
+    waves_check_parser = commands.add_parser("waves-check", help="compare waveform scenarios with their goldens")
+    waves_check_parser.add_argument("--sim", action="append", choices=toolchain.SIMULATORS,
+                                    help="simulator to check (repeatable); default every one installed")
+    waves_check_parser.set_defaults(handler=_waves_check)
+    commands.add_parser("waves-update", help="re-record the waveform goldens").set_defaults(handler=_waves_update)
+
+    reduce_parser = commands.add_parser("reduce", help="all-reduce your .npy tensors through the RTL ring")
+    reduce_parser.add_argument("--inputs", nargs="+", required=True, help="one .npy per rank")
+    reduce_parser.add_argument("--dtype", required=True)
+    reduce_parser.add_argument("--op", default="sum")
+    reduce_parser.add_argument("--out", required=True)
+    reduce_parser.add_argument("--flush", action="store_true", help="flush subnormals to zero")
+    reduce_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    reduce_parser.set_defaults(handler=_reduce)
+
+    board_parser = commands.add_parser("board", help="run the virtual board: board_core with its link on TCP")
+    board_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
+    board_parser.add_argument("--port", type=int, default=5555, help="TCP port on 127.0.0.1 (0: any free one)")
+    board_parser.add_argument("--port-file", help="write the port here once the board listens")
+    board_parser.add_argument("--idle-seconds", type=float, default=300, help="stop after this long without traffic")
+    board_parser.add_argument("--quiet", action="store_true", help="simulator output to the log file only")
+    board_parser.set_defaults(handler=_board)
+
+    synth_parser = commands.add_parser("synth", help="open synthesis of every target against its budget")
+    synth_parser.add_argument("--target", action="append", help="synthesise only this target (repeatable)")
+    synth_parser.add_argument("--json", type=Path, default=Path("results/synth.json"), help="also write the figures here")
+    synth_parser.set_defaults(handler=lambda arguments: synth.main(arguments.target, arguments.json))
+
+    commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
+    commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(
+        handler=lambda _arguments: lint.main())
+
+    arguments = parser.parse_args(argv)
+    return arguments.handler(arguments)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The summary printed after a regression: tests per simulator, seeds, counters against targets."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from dpuv.harness.perf import format_table
+from dpuv.harness import runner
+from dpuv.harness.runner import RunResult
+
+
+def _figures(results: list[RunResult]) -> list[dict]:
+    figures = []
+    for result in results:
+        if result.perf_file and Path(result.perf_file).exists():
+            for figure in json.loads(Path(result.perf_file).read_text()):
+                figure["context"] = f"{result.simulator} {figure.get('context', '')}".strip()
+                figures.append(figure)
+    return figures
+
+
+def summary(results: list[RunResult], elapsed: float | None = None, with_closing_line: bool = True) -> str:
+    """with_closing_line adds the plain 'N passed, N failed' line that ends a `make sim` run."""
+    per_simulator: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for result in results:
+        counts = per_simulator[result.simulator]
+        counts[0] += len(result.outcomes)
+        counts[1] += sum(outcome.passed for outcome in result.outcomes)
+    lines = ["", "=" * 72, "dpuv simulation summary"]
+    for simulator, (ran, passed) in sorted(per_simulator.items()):
+        lines.append(f"  {simulator}: {ran} cocotb tests run, {passed} passed")
+    lines.append("  seeds:")
+    for result in sorted(results, key=lambda r: (r.simulator, r.bench, runner.parameter_slug(r.parameters))):
+        lines.append(f"    {result.simulator:9} {result.bench:18} {runner.parameter_slug(result.parameters):42} {result.seed}")
+    if elapsed is not None:
+        lines.append(f"  time: {elapsed:.0f} s")
+    figures = _figures(results)
+    if figures:
+        lines += ["", "performance counters against spec targets (src/dpuv/harness/targets.toml):", format_table(figures)]
+    failures = [result.failure_report() for result in results if not result.passed]
+    if failures:
+        lines += ["", "FAILURES:", *failures]
+    if with_closing_line:
+        lines.append(closing_line(results))
+    return "\n".join(lines)
+
+
+def closing_line(results: list[RunResult]) -> str:
+    ran = sum(len(result.outcomes) for result in results)
+    passed = sum(sum(outcome.passed for outcome in result.outcomes) for result in results)
+    return f"{passed} passed, {ran - passed} failed"

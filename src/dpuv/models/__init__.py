@@ -1,0 +1,1 @@
+"""Reference models written from the protocol specifications: plain Python and numpy, importable without a simulator."""

@@ -1,0 +1,65 @@
+"""Find register blocks by walking the chain from the ID block at address 0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dpuv.regs.access import BlockWindow, RegisterAccess
+from dpuv.regs.maps import allreduce_rank, id_block, perf_block, traffic_block
+from dpuv.regs.model import Block
+
+ID_BLOCK_ADDRESS = 0
+MAGIC = id_block.BLOCK["MAGIC"].field("value").reset
+KNOWN_BLOCKS = {block.type_id: block for block in (id_block.BLOCK, perf_block.BLOCK, allreduce_rank.BLOCK,
+                                                   traffic_block.BLOCK)}
+MAX_BLOCKS = 256
+
+
+class ChainError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class FoundBlock:
+    address: int
+    type_id: int
+    version: int
+    model: Block | None
+
+    @property
+    def type_name(self) -> str:
+        return self.type_id.to_bytes(4, "big").decode("ascii", errors="replace")
+
+    def window(self, bus: RegisterAccess) -> BlockWindow:
+        if self.model is None:
+            raise ChainError(f"no register model for block type {self.type_name!r} at {self.address:#x}")
+        return bus.window(self.address, self.model)
+
+
+async def walk(bus: RegisterAccess) -> list[FoundBlock]:
+    """Every block in chain order; refuses a bus without the dpuv ID block at address 0."""
+    magic = await bus.read_dword(ID_BLOCK_ADDRESS + id_block.BLOCK["MAGIC"].offset)
+    if magic != MAGIC:
+        raise ChainError(f"no dpuv ID block at address 0: MAGIC reads {magic:#010x}, expected {MAGIC:#010x}")
+    found: list[FoundBlock] = []
+    address = ID_BLOCK_ADDRESS
+    while True:
+        type_id = await bus.read_dword(address + 0x0)
+        version = await bus.read_dword(address + 0x4)
+        next_address = await bus.read_dword(address + 0x8)
+        model = KNOWN_BLOCKS.get(type_id)
+        if model is not None and version >> 16 != model.version >> 16:
+            raise ChainError(
+                f"block {model.name} at {address:#x} has register-map version {version:#x}; "
+                f"this software knows major version {model.version >> 16}"
+            )
+        found.append(FoundBlock(address, type_id, version, model))
+        if next_address == 0:
+            return found
+        if next_address in (block.address for block in found) or len(found) >= MAX_BLOCKS:
+            raise ChainError(f"register-block chain loops back to {next_address:#x}")
+        address = next_address
+
+
+def blocks_of_type(found: list[FoundBlock], block: Block) -> list[FoundBlock]:
+    return [candidate for candidate in found if candidate.type_id == block.type_id]

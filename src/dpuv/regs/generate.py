@@ -1,0 +1,162 @@
+"""Generate every artefact of the register maps from their SystemRDL source.
+
+One source (rtl/**/regs/*.rdl) gives four outputs: the Verilog CSR block (PeakRDL-etana, which
+both Icarus and Verilator accept), the Python register model the tests use, a C header for
+board software, and Markdown documentation. `check()` regenerates into a scratch folder and
+reports every committed file that differs, so stale copies fail the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from systemrdl import RDLCompiler
+from systemrdl.node import AddrmapNode, FieldNode, RegNode
+
+from dpuv import PROJECT_ROOT
+
+# A block decodes its whole window (4 KiB unless it says otherwise), so an address past its last
+# register answers SLVERR instead of aliasing onto a real register.
+BLOCK_WINDOW_ADDRESS_BITS = 12
+
+
+@dataclass(frozen=True)
+class RegisterMap:
+    source: str
+    block: str
+    verilog_dir: str
+    window_address_bits: int = BLOCK_WINDOW_ADDRESS_BITS
+
+    @property
+    def outputs(self) -> dict[str, str]:
+        return {
+            "verilog": f"{self.verilog_dir}/{self.block}_csr.sv",
+            "python": f"src/dpuv/regs/maps/{self.block}.py",
+            "c_header": f"sw/include/dpuv/{self.block}.h",
+            "markdown": f"docs/regs/{self.block}.md",
+        }
+
+
+REGISTER_MAPS = (
+    RegisterMap("rtl/common/regs/id_block.rdl", "id_block", "rtl/common/generated"),
+    RegisterMap("rtl/common/regs/perf_block.rdl", "perf_block", "rtl/common/generated"),
+    # 8 KiB: board_core's decoder gives whole 8 KiB windows (the core behind it needs two 4 KiB ones)
+    RegisterMap("rtl/common/regs/traffic_block.rdl", "traffic_block", "rtl/common/generated", 13),
+    RegisterMap("rtl/allreduce/regs/allreduce_rank.rdl", "allreduce_rank", "rtl/allreduce/generated"),
+    RegisterMap("rtl/rdma/regs/rdma_engine.rdl", "rdma_engine", "rtl/rdma/generated"),
+    # 8 KiB: nvme_controller's BAR0 decoder gives whole 8 KiB windows
+    RegisterMap("rtl/storage/regs/nvme_counters.rdl", "nvme_counters", "rtl/storage/generated", 13),
+)
+
+
+def _compile(source: Path) -> AddrmapNode:
+    compiler = RDLCompiler()
+    compiler.compile_file(str(source))
+    return compiler.elaborate().top
+
+
+def _field_line(field: FieldNode) -> str:
+    access = field.get_property("sw").name
+    reset = field.get_property("reset")
+    reset_text = "None" if reset is None or not isinstance(reset, int) else hex(reset)
+    return f"            Field({field.inst_name!r}, {field.lsb}, {field.width}, {access!r}, {reset_text}),"
+
+
+def _register_lines(register: RegNode) -> list[str]:
+    description = (register.get_property("desc") or "").replace("\n", " ")
+    lines = [
+        "    Register(",
+        f"        {register.inst_name!r}, {register.address_offset:#06x}, {register.get_property('regwidth')},",
+        "        (",
+    ]
+    lines += [_field_line(field) for field in register.fields()]
+    lines += ["        ),", f"        {description!r},", "    ),"]
+    return lines
+
+
+def _python_model(top: AddrmapNode, source: str) -> str:
+    type_id = top.get_child_by_name("BLOCK_TYPE").get_child_by_name("id").get_property("reset")
+    version = top.get_child_by_name("BLOCK_VERSION").get_child_by_name("version").get_property("reset")
+    lines = [
+        f'"""Register map of {top.inst_name}, generated from {source}; do not edit."""',
+        "",
+        "from dpuv.regs.model import Block, Field, Register",
+        "",
+        "REGISTERS = (",
+    ]
+    for register in top.registers():
+        lines += _register_lines(register)
+    lines += [
+        ")",
+        "",
+        f"BLOCK = Block({top.inst_name!r}, {type_id:#010x}, {version:#010x}, {top.size:#x}, REGISTERS)",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _peakrdl(*arguments: str) -> None:
+    peakrdl = Path(sys.executable).parent / "peakrdl"
+    # Run from the project root with relative paths: generated text must not name the checkout.
+    subprocess.run([str(peakrdl), *arguments], check=True, capture_output=True, text=True, cwd=PROJECT_ROOT)
+
+
+def generate(output_root: Path = PROJECT_ROOT) -> list[Path]:
+    written = []
+    for register_map in REGISTER_MAPS:
+        source = register_map.source
+        outputs = {kind: output_root / path for kind, path in register_map.outputs.items()}
+        for path in outputs.values():
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+        with tempfile.TemporaryDirectory() as scratch:
+            _peakrdl(
+                "etana", source, "-o", scratch,
+                "--cpuif", "axi4-lite-flat",
+                "--module-name", f"{register_map.block}_csr",
+                "--addr-width", str(register_map.window_address_bits),
+                "--err-if-bad-addr", "--err-if-bad-rw",
+            )
+            shutil.copyfile(Path(scratch) / f"{register_map.block}_csr.sv", outputs["verilog"])
+        _peakrdl("c-header", source, "-o", str(outputs["c_header"]))
+        _peakrdl("markdown", source, "-o", str(outputs["markdown"]))
+        outputs["python"].write_text(_python_model(_compile(PROJECT_ROOT / source), source))
+        written += outputs.values()
+    return written
+
+
+def check() -> list[str]:
+    """Return the committed generated files that differ from a fresh generation."""
+    stale = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for fresh in generate(Path(scratch)):
+            relative = fresh.relative_to(scratch)
+            committed = PROJECT_ROOT / relative
+            if not committed.exists() or not filecmp.cmp(fresh, committed, shallow=False):
+                stale.append(str(relative))
+    return stale
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="only report stale generated files")
+    arguments = parser.parse_args()
+    if arguments.check:
+        stale = check()
+        for path in stale:
+            print(f"stale: {path} (run `make regs`)")
+        return 1 if stale else 0
+    for path in generate():
+        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Waveform regression: interface signals tabulated from FST per clock edge, compared with reviewed goldens."""
