@@ -85,3 +85,10 @@ class RingTB:
         await self.load(vectors, backdoor)
         reports = await allreduce_driver.run_collective(self.windows, len(vectors[0]), dtype, op, flush)
         return await self.unload(len(vectors[0]), dtype, backdoor), reports
+
+
+def assert_every_rank_matches(results, expected, label):
+    for rank, result in enumerate(results):
+        wrong = np.flatnonzero(result != expected)
+        assert wrong.size == 0, (f"{label}: rank {rank} has {wrong.size} of {expected.size} elements wrong, "
+                                 f"first at {wrong[0]}: {result[wrong[0]]:#x}, model {expected[wrong[0]]:#x}")

@@ -9,15 +9,8 @@ from cocotb.triggers import RisingEdge
 from dpuv.models.reduction import DTYPES, OPS, ring_allreduce
 from dpuv.drivers import allreduce
 from dpuv.tb.testbench import pulse_reset
-from ring_bench import RingTB
-from test_allreduce_reducer import edge_values, random_operands
-
-
-def assert_every_rank_matches(results, expected, label):
-    for rank, result in enumerate(results):
-        wrong = np.flatnonzero(result != expected)
-        assert wrong.size == 0, (f"{label}: rank {rank} has {wrong.size} of {expected.size} elements wrong, "
-                                 f"first at {wrong[0]}: {result[wrong[0]]:#x}, model {expected[wrong[0]]:#x}")
+from operands import edge_values, random_operands
+from ring_bench import RingTB, assert_every_rank_matches
 
 
 def rank_vectors(rng, dtype, ranks, elements):

@@ -9,8 +9,7 @@ from dpuv.models.reduction import DTYPES, chunk_bounds, ring_allreduce
 from dpuv.drivers import allreduce
 from dpuv.harness import perf
 from dpuv.tb.testbench import CLOCK_PERIOD_NS
-from ring_bench import RingTB
-from test_allreduce_ring import assert_every_rank_matches
+from ring_bench import RingTB, assert_every_rank_matches
 
 MESSAGE_BYTES = 1 << 20
 

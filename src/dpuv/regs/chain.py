@@ -1,17 +1,19 @@
-"""Find register blocks by walking the chain from the ID block at address 0."""
+"""Find register blocks by walking the chain: on a dpuv register bus from the ID block at address 0,
+in another register space (an NVMe controller's BAR0, whose address 0 the NVMe specification
+owns) from the one address where that space's dpuv blocks begin."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from dpuv.regs.access import BlockWindow, RegisterAccess
-from dpuv.regs.maps import allreduce_rank, id_block, perf_block, traffic_block
+from dpuv.regs.maps import allreduce_rank, id_block, nvme_counters, perf_block, rdma_engine, traffic_block
 from dpuv.regs.model import Block
 
 ID_BLOCK_ADDRESS = 0
 MAGIC = id_block.BLOCK["MAGIC"].field("value").reset
 KNOWN_BLOCKS = {block.type_id: block for block in (id_block.BLOCK, perf_block.BLOCK, allreduce_rank.BLOCK,
-                                                   traffic_block.BLOCK)}
+                                                   traffic_block.BLOCK, rdma_engine.BLOCK, nvme_counters.BLOCK)}
 MAX_BLOCKS = 256
 
 
@@ -41,8 +43,15 @@ async def walk(bus: RegisterAccess) -> list[FoundBlock]:
     magic = await bus.read_dword(ID_BLOCK_ADDRESS + id_block.BLOCK["MAGIC"].offset)
     if magic != MAGIC:
         raise ChainError(f"no dpuv ID block at address 0: MAGIC reads {magic:#010x}, expected {MAGIC:#010x}")
+    return await walk_from(bus, ID_BLOCK_ADDRESS)
+
+
+async def walk_from(bus: RegisterAccess, address: int) -> list[FoundBlock]:
+    """Every block of the chain that starts at `address`; the first must be a block this software knows."""
     found: list[FoundBlock] = []
-    address = ID_BLOCK_ADDRESS
+    first_type = await bus.read_dword(address)
+    if first_type not in KNOWN_BLOCKS:
+        raise ChainError(f"no dpuv register block at {address:#x}: its type reads {first_type:#010x}")
     while True:
         type_id = await bus.read_dword(address + 0x0)
         version = await bus.read_dword(address + 0x4)
