@@ -1,6 +1,6 @@
 """Two model queue pairs back to back over the lossy wire: every byte arrives once and correct,
 every work request completes once, and the error paths (sequence NAK, retry exhaustion, RNR,
-remote access errors) behave as the reference facts say."""
+remote access errors) behave as docs/reference/roce.md (Responder rules, Requester rules) says."""
 
 import random
 from dataclasses import dataclass, field

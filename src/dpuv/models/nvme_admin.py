@@ -1,5 +1,5 @@
 """What an NVMe controller answers to admin commands, from the NVMe base specification (facts in
-shared/reference/nvme.md): the completion's DW0 and status for each submission entry, so a
+docs/reference/nvme.md): the completion's DW0 and status for each submission entry, so a
 testbench can predict every completion the engine posts. Covers the admin commands the engine
 carries so far; every other opcode is Invalid Opcode."""
 

@@ -1,5 +1,5 @@
 """What an NVMe controller does with NVM commands on namespace 1, from the NVMe base specification
-(facts in shared/reference/nvme.md): the status of each Read, Write, Flush and Write Zeroes, the
+(facts in docs/reference/nvme.md): the status of each Read, Write, Flush and Write Zeroes, the
 namespace's contents after it, and the host pages its PRPs name. Written from the specification
 to predict the engine's completions and check its data byte for byte."""
 

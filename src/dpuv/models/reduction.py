@@ -1,4 +1,4 @@
-"""Reference model of the all-reduce reduction unit, from ../shared/reference/allreduce.md and
+"""Reference model of the all-reduce reduction unit, from docs/reference/allreduce.md and
 IEEE 754-2019, in numpy (with ml_dtypes for bf16 and fp8).
 
 Semantics (the RTL must match them bit for bit):

@@ -1,5 +1,5 @@
 """RoCEv2 packets on Ethernet and IPv4, written from the protocol facts in
-shared/reference/roce.md: the RC opcode table, the BTH and its extension headers (RETH, AETH,
+docs/reference/roce.md: the RC opcode table, the BTH and its extension headers (RETH, AETH,
 ImmDt), frame building and checking with the ICRC, message segmentation at a path MTU, and
 24-bit PSN arithmetic.
 

@@ -1,5 +1,5 @@
 """A reliable-connection queue pair, requester and responder, that speaks RoCEv2 frames (built
-and checked by roce_packet), written from the protocol facts in shared/reference/roce.md and
+and checked by roce_packet), written from the protocol facts in docs/reference/roce.md and
 the behaviour of Linux rxe. It is meant as the peer of the RTL transport engine over a wire, and
 as the peer of itself over src/dpuv/models/roce_wire.py.
 

@@ -20,7 +20,7 @@ from scapy.layers.l2 import Ether
 from scapy.packet import Packet, Raw, bind_layers
 from scapy.utils import RawPcapWriter
 
-# RC opcodes, named as in the reference facts
+# RC opcodes, named as in docs/reference/roce.md (Reliable Connection opcode table)
 RDMA_WRITE_FIRST = 0x06
 RDMA_WRITE_ONLY = 0x0A
 RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x0B
