@@ -4,16 +4,20 @@ owns) from the one address where that space's dpuv blocks begin."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 
+from dpuv.regs import maps
 from dpuv.regs.access import BlockWindow, RegisterAccess
-from dpuv.regs.maps import allreduce_rank, id_block, nvme_counters, perf_block, rdma_engine, traffic_block
+from dpuv.regs.maps import id_block
 from dpuv.regs.model import Block
 
 ID_BLOCK_ADDRESS = 0
 MAGIC = id_block.BLOCK["MAGIC"].field("value").reset
-KNOWN_BLOCKS = {block.type_id: block for block in (id_block.BLOCK, perf_block.BLOCK, allreduce_rank.BLOCK,
-                                                   traffic_block.BLOCK, rdma_engine.BLOCK, nvme_counters.BLOCK)}
+# Every block whose register map is generated (one module per SystemRDL addrmap in dpuv.regs.maps)
+KNOWN_BLOCKS = {module.BLOCK.type_id: module.BLOCK for module in
+                (importlib.import_module(f"{maps.__name__}.{info.name}") for info in pkgutil.iter_modules(maps.__path__))}
 MAX_BLOCKS = 256
 
 

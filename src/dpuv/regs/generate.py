@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import re
 import shutil
 import subprocess
 import sys
@@ -22,9 +23,9 @@ from systemrdl.node import AddrmapNode, FieldNode, RegNode
 
 from dpuv import PROJECT_ROOT
 
-# A block decodes its whole window (4 KiB unless it says otherwise), so an address past its last
-# register answers SLVERR instead of aliasing onto a real register.
-BLOCK_WINDOW_ADDRESS_BITS = 12
+# A block decodes a 4 KiB window unless its addrmap sets dpuv_window_address_bits (block_header.rdl)
+DEFAULT_WINDOW_ADDRESS_BITS = 12
+REGS_GLOB = "rtl/*/regs/*.rdl"
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class RegisterMap:
     source: str
     block: str
     verilog_dir: str
-    window_address_bits: int = BLOCK_WINDOW_ADDRESS_BITS
+    window_address_bits: int
 
     @property
     def outputs(self) -> dict[str, str]:
@@ -44,16 +45,19 @@ class RegisterMap:
         }
 
 
-REGISTER_MAPS = (
-    RegisterMap("rtl/common/regs/id_block.rdl", "id_block", "rtl/common/generated"),
-    RegisterMap("rtl/common/regs/perf_block.rdl", "perf_block", "rtl/common/generated"),
-    # 8 KiB: board_core's decoder gives whole 8 KiB windows (the core behind it needs two 4 KiB ones)
-    RegisterMap("rtl/common/regs/traffic_block.rdl", "traffic_block", "rtl/common/generated", 13),
-    RegisterMap("rtl/allreduce/regs/allreduce_rank.rdl", "allreduce_rank", "rtl/allreduce/generated"),
-    RegisterMap("rtl/rdma/regs/rdma_engine.rdl", "rdma_engine", "rtl/rdma/generated"),
-    # 8 KiB: nvme_controller's BAR0 decoder gives whole 8 KiB windows
-    RegisterMap("rtl/storage/regs/nvme_counters.rdl", "nvme_counters", "rtl/storage/generated", 13),
-)
+def discover() -> tuple[RegisterMap, ...]:
+    """Every register block of every engine: each SystemRDL file under rtl/<engine>/regs/ that
+    defines a top-level addrmap (block_header.rdl only defines the registers they share). Its
+    CSR Verilog goes to rtl/<engine>/generated/."""
+    maps = []
+    for source in sorted(PROJECT_ROOT.glob(REGS_GLOB)):
+        if not re.search(r"^\s*addrmap\s+\w+", source.read_text(), flags=re.M):
+            continue
+        top = _compile(source)
+        bits = top.get_property("dpuv_window_address_bits", default=None) or DEFAULT_WINDOW_ADDRESS_BITS
+        relative = source.relative_to(PROJECT_ROOT)
+        maps.append(RegisterMap(str(relative), top.inst_name, str(relative.parent.parent / "generated"), bits))
+    return tuple(maps)
 
 
 def _compile(source: Path) -> AddrmapNode:
@@ -110,7 +114,7 @@ def _peakrdl(*arguments: str) -> None:
 
 def generate(output_root: Path = PROJECT_ROOT) -> list[Path]:
     written = []
-    for register_map in REGISTER_MAPS:
+    for register_map in discover():
         source = register_map.source
         outputs = {kind: output_root / path for kind, path in register_map.outputs.items()}
         for path in outputs.values():
