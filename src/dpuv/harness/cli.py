@@ -141,9 +141,13 @@ def _board(arguments) -> int:
 
 
 def _list(_arguments) -> int:
-    for bench in benches.BENCHES:
-        sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
-        print(f"{bench.name:18} {bench.description}\n{'':18} top {bench.toplevel}; parameter sets: {sets}")
+    width = max(len(bench.name) for bench in benches.BENCHES)
+    for area in benches.AREAS:
+        print(f"tb/{area.name}")
+        for bench in (bench for bench in benches.BENCHES if bench.area == area.name):
+            sets = ", ".join(runner.parameter_slug(parameters) for parameters in bench.parameter_sets)
+            print(f"  {bench.name:{width}} {bench.description}\n  {'':{width}} top {bench.toplevel}; "
+                  f"parameter sets: {sets}")
     simulators = toolchain.available()
     print("\nsimulators: " + (", ".join(f"{s.name} {s.version_text}" for s in simulators) or "none found"))
     return 0
