@@ -95,3 +95,32 @@ def test_waves_are_written_as_fst(simulator, require_simulator):
     assert result.waves.name == "crc32.fst" and "-waves" in str(result.waves.parent.parent)
     header = result.waves.read_bytes()[:1]
     assert header == b"\x00", "an FST file opens with its header block (type 0)"
+
+
+def _manifests(root, **areas):
+    for area, text in areas.items():
+        (root / area).mkdir()
+        (root / area / benches.MANIFEST_NAME).write_text(text)
+    return benches.load_areas(root)
+
+
+@pytest.mark.parametrize("manifest,message", [
+    ('[[bench]]\nname = "x"\ntop = "x"\nparamters = []\n', "may hold"),
+    ('[[bench]]\nname = "x"\ntop = "x"\nparameter_sets = "wide"\n', "names parameter sets 'wide'"),
+    ('[[bench]]\nname = "x"\n', "needs name and top"),
+])
+def test_a_bad_bench_entry_names_its_manifest(tmp_path, manifest, message):
+    with pytest.raises(benches.ManifestError, match=message) as error:
+        benches._load_benches(_manifests(tmp_path, area=manifest))
+    assert str(tmp_path / "area" / benches.MANIFEST_NAME) in str(error.value)
+
+
+def test_a_bench_declared_in_two_areas_is_refused(tmp_path):
+    entry = '[[bench]]\nname = "twice"\ntop = "x"\n'
+    with pytest.raises(benches.ManifestError, match="declared in both"):
+        benches._load_benches(_manifests(tmp_path, first=entry, second=entry))
+
+
+def test_every_area_manifest_is_read():
+    assert {area.name for area in benches.AREAS} >= {"common", "top", "allreduce", "rdma", "storage", "bringup"}
+    assert all(bench.area in {area.name for area in benches.AREAS} for bench in benches.ALL_BENCHES)

@@ -104,8 +104,10 @@ def _bench(area: Area, entry: dict) -> Bench:
     if unknown or "name" not in entry or "top" not in entry:
         raise ManifestError(f"{area.folder / MANIFEST_NAME}: a [[bench]] needs name and top and may hold "
                             f"{sorted(_BENCH_KEYS)}; got {sorted(entry)}")
+    # Relative to the checkout, so build fingerprints and messages do not name where it sits
+    test_dir = area.folder.relative_to(PROJECT_ROOT) if area.folder.is_relative_to(PROJECT_ROOT) else area.folder
     return Bench(
-        name=entry["name"], toplevel=entry["top"], test_dir=str(area.folder.relative_to(PROJECT_ROOT)),
+        name=entry["name"], toplevel=entry["top"], test_dir=str(test_dir),
         file_lists=tuple(entry.get("file_lists", ())), parameter_sets=_parameter_sets(area, entry),
         description=entry.get("description", ""), stamped=entry.get("stamped", False),
         in_default_regression=entry.get("regression", True), module=",".join(entry.get("modules", ())),
