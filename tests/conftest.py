@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 
@@ -46,22 +45,10 @@ def pytest_sessionstart(session):
         shutil.rmtree(runner.RESULTS_ROOT / "runs", ignore_errors=True)
 
 
-def _recorded_runs() -> list[runner.RunResult]:
-    results = []
-    for record in sorted((runner.RESULTS_ROOT / "runs").glob("**/run.json")):
-        data = json.loads(record.read_text())
-        result = runner.RunResult(data["bench"], data["simulator"], data["parameters"], data["seed"])
-        result.outcomes = [runner.TestOutcome(t["name"], t["passed"], t["message"]) for t in data["tests"]]
-        result.error = data["error"]
-        result.perf_file = data["perf_file"]
-        results.append(result)
-    return results
-
-
 def pytest_terminal_summary(terminalreporter, config):
     if not _is_controller(config):
         return
-    results = _recorded_runs()
+    results = report.recorded_runs(runner.RESULTS_ROOT)
     if not results:
         return
     terminalreporter.write_line(report.summary(results, with_closing_line=False))

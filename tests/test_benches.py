@@ -2,7 +2,7 @@
 
 A simulator that is not installed skips its cases with the install command, unless the
 environment demands it (CI sets DPUV_REQUIRE_SIMULATORS=verilator,icarus): then it fails.
-Set DPUV_SEED to rerun with a fixed seed.
+Set DPUV_SEED to rerun with a fixed seed; DPUV_SEEDS=n (make regress SEEDS=n) runs each case with n seeds.
 """
 
 from __future__ import annotations
@@ -13,19 +13,25 @@ import pytest
 
 from dpuv.harness import benches, runner, toolchain
 
+# Seeds per case: 1 in `make test`, SEEDS in `make regress` (each a case of its own)
+SEEDS = int(os.environ.get("DPUV_SEEDS") or 1)
 CASES = [
-    pytest.param(bench, parameters, simulator, id=f"{bench.name}-{runner.parameter_slug(parameters)}-{simulator}")
+    pytest.param(bench, parameters, simulator, seed_index,
+                 id=f"{bench.name}-{runner.parameter_slug(parameters)}-{simulator}"
+                    + (f"-seed{seed_index + 1}" if SEEDS > 1 else ""))
     for bench in sorted(benches.BENCHES, key=lambda bench: not bench.heavy)
     for parameters in bench.parameter_sets
     for simulator in toolchain.SIMULATORS
+    for seed_index in range(SEEDS)
 ]
 
 
 @pytest.mark.cocotb
-@pytest.mark.parametrize("bench,parameters,simulator", CASES)
-def test_bench(bench, parameters, simulator, record_property, require_simulator):
+@pytest.mark.parametrize("bench,parameters,simulator,seed_index", CASES)
+def test_bench(bench, parameters, simulator, seed_index, record_property, require_simulator):
     require_simulator(simulator)
-    seed = int(os.environ["DPUV_SEED"]) if os.environ.get("DPUV_SEED") else None
+    # DPUV_SEED fixes the seeds (the n-th seed of a case is DPUV_SEED + n - 1); otherwise each is drawn
+    seed = int(os.environ["DPUV_SEED"]) + seed_index if os.environ.get("DPUV_SEED") else None
     result = runner.run(bench, parameters, simulator, seed=seed)
     record_property("seed", result.seed)
     print(f"seed {result.seed}; reproduce with: {result.reproduce_command()}")

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import benches, lint, report, runner, synth, toolchain
+from dpuv.harness import benches, lint, report, runner, shards, suite, synth, toolchain
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -153,6 +153,13 @@ def _list(_arguments) -> int:
     return 0
 
 
+def _shard(text: str) -> shards.Shard:
+    try:
+        return shards.Shard.parse(text)
+    except shards.ShardError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dpuv-sim", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -199,6 +206,24 @@ def main(argv: list[str] | None = None) -> int:
     synth_parser.add_argument("--target", action="append", help="synthesise only this target (repeatable)")
     synth_parser.add_argument("--json", type=Path, default=Path("results/synth.json"), help="also write the figures here")
     synth_parser.set_defaults(handler=lambda arguments: synth.main(arguments.target, arguments.json))
+
+    suite_parser = commands.add_parser("suite", help="the test suite (make test / make regress), whole or one shard")
+    suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")
+    suite_parser.add_argument("--shard", type=_shard, help="k/N: run the k-th of N duration-balanced shards")
+    suite_parser.add_argument("--seeds", type=int, default=1, help="seeds per bench case (the regress tier: 8)")
+    suite_parser.add_argument("--results", type=Path, default=suite.RESULTS, help="where results go (default results)")
+    suite_parser.add_argument("--builds", type=Path, help="build folder (default sim_build)")
+    suite_parser.add_argument("pytest_arguments", nargs="*", help="more pytest arguments, after --")
+    suite_parser.set_defaults(handler=lambda arguments: suite.run(arguments.jobs, arguments.shard, arguments.seeds,
+                                                                   arguments.pytest_arguments, arguments.results,
+                                                                   arguments.builds))
+    merge_parser = commands.add_parser("merge", help="one JUnit file and one report from shard results")
+    merge_parser.add_argument("shard_dirs", nargs="+", type=Path, help="results/shard-k-of-N folders")
+    merge_parser.add_argument("--output", type=Path, default=suite.RESULTS, help="where junit.xml goes")
+    merge_parser.set_defaults(handler=lambda arguments: suite.merge(arguments.shard_dirs, arguments.output))
+    durations_parser = commands.add_parser("durations", help="refresh tests/durations.json from JUnit files")
+    durations_parser.add_argument("junit_files", nargs="+", type=Path)
+    durations_parser.set_defaults(handler=lambda arguments: suite.durations(arguments.junit_files))
 
     commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
     commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(

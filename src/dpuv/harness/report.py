@@ -11,6 +11,20 @@ from dpuv.harness import runner
 from dpuv.harness.runner import RunResult
 
 
+def recorded_runs(results_root: Path) -> list[RunResult]:
+    """Every bench run a suite recorded under results_root/runs (one run.json per bench, parameter
+    set, simulator and seed)."""
+    results = []
+    for record in sorted((results_root / "runs").glob("**/run.json")):
+        data = json.loads(record.read_text())
+        result = RunResult(data["bench"], data["simulator"], data["parameters"], data["seed"])
+        result.outcomes = [runner.TestOutcome(t["name"], t["passed"], t["message"]) for t in data["tests"]]
+        result.error = data["error"]
+        result.perf_file = data["perf_file"]
+        results.append(result)
+    return results
+
+
 def _figures(results: list[RunResult]) -> list[dict]:
     figures = []
     for result in results:

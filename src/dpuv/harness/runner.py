@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -21,8 +22,10 @@ from cocotb_tools.runner import VerilatorControlFile, Verilog, get_runner
 from dpuv.harness import toolchain
 from dpuv.harness.benches import PROJECT_ROOT, Bench
 
-BUILD_ROOT = PROJECT_ROOT / "sim_build"
-RESULTS_ROOT = PROJECT_ROOT / "results"
+# Builds are reused across runs; a run that must not share them (a nested suite in a test) sets DPUV_BUILD_DIR
+BUILD_ROOT = PROJECT_ROOT / os.environ.get("DPUV_BUILD_DIR", "sim_build")
+# Results of this run; a shard of the suite keeps its own (DPUV_RESULTS_DIR, set by the suite command)
+RESULTS_ROOT = PROJECT_ROOT / os.environ.get("DPUV_RESULTS_DIR", "results")
 TIMESCALE = ("1ns", "1ps")
 
 
@@ -160,7 +163,8 @@ def run(
 
     build_parameters = {**parameters, **(stamp_parameters() if bench.stamped else {})}
     folder = build_dir(bench, parameters, simulator.name, waves)
-    results_dir = RESULTS_ROOT / "runs" / folder.relative_to(BUILD_ROOT)
+    # One folder per seed: a regression runs the same build with many
+    results_dir = RESULTS_ROOT / "runs" / folder.relative_to(BUILD_ROOT) / f"seed{seed}"
     results_dir.mkdir(parents=True, exist_ok=True)
     results_xml = results_dir / "results.xml"
     result.perf_file = results_dir / "perf.json"

@@ -1,0 +1,81 @@
+"""The suite spread over machines: shards that together run exactly the suite, balanced by the
+committed durations file, and a merge whose counts equal a whole run's."""
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+
+from dpuv import PROJECT_ROOT
+from dpuv.harness import shards
+
+# The nested runs must not see this run's own settings
+_ENVIRONMENT = {name: value for name, value in os.environ.items()
+                if not name.startswith(("DPUV_RESULTS_DIR", "DPUV_SEEDS", "DPUV_BUILD_DIR", "PYTEST_XDIST"))}
+
+
+def collected(*arguments) -> list[str]:
+    completed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                *arguments], cwd=PROJECT_ROOT, capture_output=True, text=True, env=_ENVIRONMENT)
+    assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
+    return [line for line in completed.stdout.splitlines() if "::" in line]
+
+
+@pytest.mark.parametrize("text", ["0/2", "3/2", "1", "a/b", "1/0"])
+def test_a_shard_is_k_of_n(text):
+    with pytest.raises(shards.ShardError, match="k/N"):
+        shards.Shard.parse(text)
+    assert shards.Shard.parse(" 2/3 ") == shards.Shard(2, 3)
+
+
+def test_two_shards_together_select_exactly_the_suite():
+    whole = collected()
+    parts = [collected(*shards.Shard(index, 2).pytest_arguments()) for index in (1, 2)]
+    assert parts[0] and parts[1], "a shard selected nothing"
+    assert not set(parts[0]) & set(parts[1]), "a test is in both shards"
+    assert sorted(parts[0] + parts[1]) == sorted(whole)
+
+
+def test_node_ids_from_junit_are_pytests():
+    case = ElementTree.fromstring('<testcase classname="tests.test_benches" name="test_bench[crc32-DATA_WIDTH64-icarus]"/>')
+    assert shards.node_id(case) == "tests/test_benches.py::test_bench[crc32-DATA_WIDTH64-icarus]"
+
+
+@pytest.mark.cocotb
+def test_the_merge_of_two_shards_counts_what_a_whole_run_counts(tmp_path, require_simulator):
+    """A small slice of the suite (the CRC benches and the model tests), whole and in two shards
+    run one after the other, in private build and result folders."""
+    for simulator in ("verilator", "icarus"):
+        require_simulator(simulator)
+    selection = ["--", "-k", "crc32 or test_models", "-p", "no:cacheprovider"]
+    def suite(*arguments):
+        return subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "suite", "--jobs", "1",
+                               "--builds", str(tmp_path / "builds"), *arguments, *selection],
+                              cwd=PROJECT_ROOT, capture_output=True, text=True, env=_ENVIRONMENT)
+    whole = suite("--results", str(tmp_path / "whole"))
+    assert whole.returncode == 0, whole.stdout[-3000:]
+    for index in (1, 2):
+        part = suite("--results", str(tmp_path / "sharded"), "--shard", f"{index}/2")
+        assert part.returncode == 0, part.stdout[-3000:]
+    merged = subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "merge", "--output", str(tmp_path / "merged"),
+                             str(tmp_path / "sharded" / "shard-1-of-2"), str(tmp_path / "sharded" / "shard-2-of-2")],
+                            cwd=PROJECT_ROOT, capture_output=True, text=True, env=_ENVIRONMENT)
+    assert merged.returncode == 0, merged.stdout[-3000:] + merged.stderr[-2000:]
+    whole_outcomes = sorted(shards.outcomes([tmp_path / "whole" / "junit.xml"]), key=lambda outcome: outcome.node)
+    merged_outcomes = sorted(shards.outcomes([tmp_path / "merged" / "junit.xml"]), key=lambda outcome: outcome.node)
+    assert whole_outcomes == merged_outcomes and len(whole_outcomes) > 4
+    # The merged report counts the cocotb tests of every bench run, as a whole run's summary does
+    cocotb_lines = [line.strip() for line in merged.stdout.splitlines() if "cocotb tests run" in line]
+    whole_lines = [line.strip() for line in whole.stdout.splitlines() if "cocotb tests run" in line]
+    assert cocotb_lines == whole_lines and cocotb_lines, (cocotb_lines, whole_lines)
+    assert f"{len(whole_outcomes)} pytest cases" in merged.stdout
+
+
+def test_a_merge_refuses_an_incomplete_split(tmp_path):
+    (tmp_path / "shard-1-of-3").mkdir()
+    completed = subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "merge", "--output", str(tmp_path),
+                                str(tmp_path / "shard-1-of-3")], cwd=PROJECT_ROOT, capture_output=True, text=True)
+    assert completed.returncode == 1 and "missing [2, 3]" in completed.stderr
