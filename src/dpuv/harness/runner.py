@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -211,8 +212,13 @@ def run(
         )
         fingerprint_file.write_text(fingerprint)
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as error:
-        fingerprint_file.unlink(missing_ok=True)
-        result.error = f"build failed ({error}); see {folder / 'build.log' if quiet else 'the build output above'}"
+        # A failed build can leave half-written files behind (an empty Vtop__ALL.cpp, say) that
+        # the next build would link against: keep its log with the results, drop the folder.
+        log = results_dir / "build.log"
+        if quiet and (folder / "build.log").exists():
+            shutil.move(folder / "build.log", log)
+        shutil.rmtree(folder, ignore_errors=True)
+        result.error = f"build failed ({error}); see {log if quiet else 'the build output above'}"
         return result
 
     try:

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,8 +111,11 @@ def activate(simulator: Simulator) -> None:
     """Make this process (and the simulators it starts) use `simulator`'s own executables."""
     if simulator.name == "verilator":
         binary_dir = str(simulator.executable.parent)
-        path = [entry for entry in os.environ.get("PATH", "").split(os.pathsep) if entry != binary_dir]
-        os.environ["PATH"] = os.pathsep.join([binary_dir, *path])
+        # verilated.mk runs its helper scripts with `python`, which a plain Debian does not have
+        # (only python3): this interpreter's own folder (the venv's bin) comes first too.
+        python_dir = str(Path(sys.executable).parent)
+        path = [entry for entry in os.environ.get("PATH", "").split(os.pathsep) if entry not in (binary_dir, python_dir)]
+        os.environ["PATH"] = os.pathsep.join([binary_dir, python_dir, *path])
         os.environ["VERILATOR_ROOT"] = str(simulator.executable.parent.parent)
         resolved = shutil.which("verilator")
         if resolved is None or Path(resolved).resolve() != simulator.executable.resolve():
