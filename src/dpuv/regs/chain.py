@@ -53,14 +53,13 @@ async def walk(bus: RegisterAccess) -> list[FoundBlock]:
 async def walk_from(bus: RegisterAccess, address: int) -> list[FoundBlock]:
     """Every block of the chain that starts at `address`; the first must be a block this software knows."""
     found: list[FoundBlock] = []
-    first_type = await bus.read_dword(address)
-    if first_type not in KNOWN_BLOCKS:
-        raise ChainError(f"no dpuv register block at {address:#x}: its type reads {first_type:#010x}")
     while True:
         type_id = await bus.read_dword(address + 0x0)
+        model = KNOWN_BLOCKS.get(type_id)
+        if model is None and not found:
+            raise ChainError(f"no dpuv register block at {address:#x}: its type reads {type_id:#010x}")
         version = await bus.read_dword(address + 0x4)
         next_address = await bus.read_dword(address + 0x8)
-        model = KNOWN_BLOCKS.get(type_id)
         if model is not None and version >> 16 != model.version >> 16:
             raise ChainError(
                 f"block {model.name} at {address:#x} has register-map version {version:#x}; "
