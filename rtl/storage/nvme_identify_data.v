@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // Offsets and values from the NVMe base specification (Identify Controller: VID, SSVID, SN, MN,
 // FR, MDTS, CNTLID, VER, OACS, ACL, AERL, SQES, CQES, NN; Identify Namespace: NSZE, NCAP, NUSE,
 // LBA format 0's LBADS). Every other field is zero. Combinational: the caller's bulk write asks
@@ -19,8 +21,6 @@ module nvme_identify_data #(
     input  wire [10:0]            first_dword,
     output wire [DATA_WIDTH-1:0]  dwords        // first_dword in lane 0, the next in lane 1, ...
 );
-
-localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01;
 
 localparam [8*20-1:0] SERIAL = "DPUV0001            ";
 localparam [8*40-1:0] MODEL = "dpuv NVMe controller                    ";
@@ -45,7 +45,7 @@ endfunction
 function [31:0] identify_dword(input [7:0] structure, input [31:0] list_start, input [10:0] index);
     begin
         identify_dword = 32'd0;
-        if (structure == CNS_CONTROLLER) begin
+        if (structure == `NVME_CNS_CONTROLLER) begin
             if (index == 11'd0) identify_dword = {16'h1234, 16'h1234};                 // SSVID, VID
             else if (index <= 11'd5) identify_dword = text_dword({160'd0, SERIAL}, 20, 4 * ({21'd0, index} - 1));
             else if (index <= 11'd15) identify_dword = text_dword(MODEL, 40, 4 * ({21'd0, index} - 6));
@@ -55,7 +55,7 @@ function [31:0] identify_dword(input [7:0] structure, input [31:0] list_start, i
             else if (index == 11'd64) identify_dword = {8'd3, 8'd3, 16'd0};          // AERL, ACL, OACS
             else if (index == 11'd128) identify_dword = {16'd0, 8'h44, 8'h66};       // MAXCMD, CQES, SQES
             else if (index == 11'd129) identify_dword = 32'd1;                       // NN
-        end else if (structure == CNS_NAMESPACE) begin
+        end else if (structure == `NVME_CNS_NAMESPACE) begin
             if (index == 11'd0 || index == 11'd2 || index == 11'd4) identify_dword = NAMESPACE_BLOCKS[31:0];
             else if (index == 11'd1 || index == 11'd3 || index == 11'd5) identify_dword = NAMESPACE_BLOCKS[63:32];
             else if (index == 11'd32) identify_dword = {8'd0, LBA_SHIFT, 16'd0};     // LBA format 0: LBADS

@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // Facts from shared/reference/nvme.md (NVMe base specification):
 // - The SQ tail doorbell says where the host stopped writing; entries from the controller's head
 //   up to it are fetched (64 bytes each) and executed in order. A queue of N entries is empty
@@ -118,21 +120,7 @@ module nvme_queue_engine #(
     output wire [$clog2(QUEUES)-1:0] fetch_queue
 );
 
-localparam [7:0] OP_DELETE_SQ = 8'h00, OP_CREATE_SQ = 8'h01, OP_DELETE_CQ = 8'h04, OP_CREATE_CQ = 8'h05,
-                 OP_IDENTIFY = 8'h06, OP_ABORT = 8'h08, OP_SET_FEATURES = 8'h09, OP_GET_FEATURES = 8'h0A,
-                 OP_ASYNC_EVENT_REQUEST = 8'h0C;
-localparam [7:0] FEATURE_INTERRUPT_COALESCING = 8'h08, FEATURE_NUMBER_OF_QUEUES = 8'h07;
-// Generic status codes (SCT 0)
-localparam [7:0] SC_SUCCESS = 8'h00, SC_INVALID_OPCODE = 8'h01, SC_INVALID_FIELD = 8'h02,
-                 SC_DATA_TRANSFER_ERROR = 8'h04, SC_INVALID_NAMESPACE = 8'h0B, SC_PRP_OFFSET_INVALID = 8'h13;
-localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01, CNS_ACTIVE_NAMESPACES = 8'h02;
-// Command-specific status (SCT 1)
-localparam [7:0] SC_EVENT_REQUEST_LIMIT_EXCEEDED = 8'h05, SC_CQ_INVALID = 8'h00, SC_INVALID_QID = 8'h01,
-                 SC_INVALID_QUEUE_SIZE = 8'h02, SC_INVALID_VECTOR = 8'h08, SC_INVALID_QUEUE_DELETION = 8'h0C;
 localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
-// Asynchronous event: error status, information 00h (invalid doorbell register) or 01h
-// (invalid doorbell write value), log page 01h (error information)
-localparam [7:0] AEI_INVALID_REGISTER = 8'h00, AEI_INVALID_VALUE = 8'h01;
 localparam [31:0] QUEUE_COUNT = QUEUES;
 localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUE_COUNT[15:0] - 16'd2;
 
@@ -373,10 +361,10 @@ always @(posedge clk) begin
         if (doorbell_queue != 7'd0) begin
             if (!doorbell_io_exists) begin
                 event_pending <= 1'b1;
-                event_information <= AEI_INVALID_REGISTER;
+                event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
             end else if (doorbell_value > doorbell_io_size) begin
                 event_pending <= 1'b1;
-                event_information <= AEI_INVALID_VALUE;
+                event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
             end else if (doorbell_is_cq_head) begin
                 io_cq_head[doorbell_index] <= doorbell_value;
             end else begin
@@ -384,7 +372,7 @@ always @(posedge clk) begin
             end
         end else if (doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size}) begin
             event_pending <= 1'b1;
-            event_information <= AEI_INVALID_VALUE;
+            event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
         end else if (doorbell_is_cq_head) begin
             cq_head <= doorbell_value[11:0];
         end else begin
@@ -393,7 +381,7 @@ always @(posedge clk) begin
     end
     if (invalid_doorbell && enabled) begin
         event_pending <= 1'b1;
-        event_information <= AEI_INVALID_REGISTER;
+        event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
     end
     // The event is handed to a waiting request (below) when its completion is posted
     if (state == S_IDLE && event_pending && event_request_waiting && !cq_full && enabled) begin
@@ -474,8 +462,8 @@ always @(posedge clk) begin
                     end
                     event_requests <= event_requests - 3'd1;
                     completion_cid <= event_request_cid[0];
-                    result <= {8'd0, 8'h01, event_information, 5'd0, 3'd0};
-                    status_code <= SC_SUCCESS;
+                    result <= {8'd0, `NVME_LOG_ERROR_INFORMATION, event_information, 5'd0, `NVME_EVENT_TYPE_ERROR};
+                    status_code <= `NVME_SC_SUCCESS;
                     status_type <= 3'd0;
                     // An admin completion, whichever queue ran last
                     current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
@@ -520,51 +508,51 @@ always @(posedge clk) begin
             event_command <= 1'b1;
             completion_cid <= cid;
             result <= 32'd0;
-            status_code <= SC_SUCCESS;
+            status_code <= `NVME_SC_SUCCESS;
             status_type <= 3'd0;
             state <= S_POST;
             if (entry_unreadable) begin
                 // The entry could not be read: its CID is unknown, so the host sees 0
                 completion_cid <= 16'd0;
-                status_code <= SC_DATA_TRANSFER_ERROR;
+                status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
             end else if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
                 // An NVM command: nvme_io_command takes it this cycle (io_start)
                 state <= S_IO;
             end else begin
                 case (opcode)
-                    OP_SET_FEATURES, OP_GET_FEATURES: begin
-                        if (cdw10[7:0] == FEATURE_NUMBER_OF_QUEUES) begin
+                    `NVME_ADMIN_SET_FEATURES, `NVME_ADMIN_GET_FEATURES: begin
+                        if (cdw10[7:0] == `NVME_FEATURE_NUMBER_OF_QUEUES) begin
                             // Set asks for counts (0-based); 0xFFFF is invalid. Both answer with
                             // the queues the controller has.
-                            if (opcode == OP_SET_FEATURES && (cdw11[15:0] == 16'hFFFF || cdw11[31:16] == 16'hFFFF)) begin
-                                status_code <= SC_INVALID_FIELD;
+                            if (opcode == `NVME_ADMIN_SET_FEATURES && (cdw11[15:0] == 16'hFFFF || cdw11[31:16] == 16'hFFFF)) begin
+                                status_code <= `NVME_SC_INVALID_FIELD;
                             end else begin
                                 result <= {IO_QUEUES_ZERO_BASED, IO_QUEUES_ZERO_BASED};
                             end
-                        end else if (cdw10[7:0] == FEATURE_INTERRUPT_COALESCING) begin
-                            if (opcode == OP_SET_FEATURES) begin
+                        end else if (cdw10[7:0] == `NVME_FEATURE_INTERRUPT_COALESCING) begin
+                            if (opcode == `NVME_ADMIN_SET_FEATURES) begin
                                 interrupt_coalescing <= {16'd0, cdw11[15:0]};
                             end else begin
                                 result <= interrupt_coalescing;
                             end
                         end else begin
-                            status_code <= SC_INVALID_FIELD;
+                            status_code <= `NVME_SC_INVALID_FIELD;
                         end
                     end
-                    OP_IDENTIFY: begin
+                    `NVME_ADMIN_IDENTIFY: begin
                         identify_cns <= cdw10[7:0];
                         identify_start_nsid <= nsid;
                         identify_prp2 <= prp2;
                         // PRP1 may start inside its page (dword aligned); the rest goes to PRP2,
                         // which must then be page aligned
                         identify_second_dwords <= {1'b0, prp1[11:2]};
-                        if (cdw10[7:0] != CNS_CONTROLLER && cdw10[7:0] != CNS_NAMESPACE
-                                && cdw10[7:0] != CNS_ACTIVE_NAMESPACES) begin
-                            status_code <= SC_INVALID_FIELD;
-                        end else if (cdw10[7:0] == CNS_NAMESPACE && nsid != 32'd1) begin
-                            status_code <= SC_INVALID_NAMESPACE;
+                        if (cdw10[7:0] != `NVME_CNS_CONTROLLER && cdw10[7:0] != `NVME_CNS_NAMESPACE
+                                && cdw10[7:0] != `NVME_CNS_ACTIVE_NAMESPACES) begin
+                            status_code <= `NVME_SC_INVALID_FIELD;
+                        end else if (cdw10[7:0] == `NVME_CNS_NAMESPACE && nsid != 32'd1) begin
+                            status_code <= `NVME_SC_INVALID_NAMESPACE;
                         end else if (prp1[1:0] != 2'd0 || (prp1[11:0] != 12'd0 && prp2[11:0] != 12'd0)) begin
-                            status_code <= SC_PRP_OFFSET_INVALID;
+                            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                         end else begin
                             bulk_address <= prp1;
                             bulk_dwords <= 11'd1024 - {1'b0, prp1[11:2]};
@@ -573,20 +561,20 @@ always @(posedge clk) begin
                             state <= S_DATA_FIRST;
                         end
                     end
-                    OP_CREATE_CQ: begin
+                    `NVME_ADMIN_CREATE_CQ: begin
                         status_type <= 3'd1;
                         if (!queue_id_exists || io_cq_valid[queue_index]) begin
-                            status_code <= SC_INVALID_QID;
+                            status_code <= `NVME_SC_INVALID_QID;
                         end else if (queue_size == 16'd0 || queue_size > MQES) begin
-                            status_code <= SC_INVALID_QUEUE_SIZE;
+                            status_code <= `NVME_SC_INVALID_QUEUE_SIZE;
                         end else if (!queue_contiguous) begin
                             status_type <= 3'd0;
-                            status_code <= SC_INVALID_FIELD;  // CAP.CQR: queues must be contiguous
+                            status_code <= `NVME_SC_INVALID_FIELD;  // CAP.CQR: queues must be contiguous
                         end else if (cdw11[1] && queue_vector_or_cq >= VECTORS) begin
-                            status_code <= SC_INVALID_VECTOR;
+                            status_code <= `NVME_SC_INVALID_VECTOR;
                         end else if (prp1[11:0] != 12'd0) begin
                             status_type <= 3'd0;
-                            status_code <= SC_PRP_OFFSET_INVALID;
+                            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                         end else begin
                             status_type <= 3'd0;
                             io_cq_valid[queue_index] <= 1'b1;
@@ -600,21 +588,21 @@ always @(posedge clk) begin
                             io_cq_interrupts[queue_index] <= cdw11[1];
                         end
                     end
-                    OP_CREATE_SQ: begin
+                    `NVME_ADMIN_CREATE_SQ: begin
                         status_type <= 3'd1;
                         if (!queue_id_exists || io_sq_valid[queue_index]) begin
-                            status_code <= SC_INVALID_QID;
+                            status_code <= `NVME_SC_INVALID_QID;
                         end else if (queue_size == 16'd0 || queue_size > MQES) begin
-                            status_code <= SC_INVALID_QUEUE_SIZE;
+                            status_code <= `NVME_SC_INVALID_QUEUE_SIZE;
                         end else if (!queue_contiguous) begin
                             status_type <= 3'd0;
-                            status_code <= SC_INVALID_FIELD;
+                            status_code <= `NVME_SC_INVALID_FIELD;
                         end else if (queue_vector_or_cq == 16'd0 || {16'd0, queue_vector_or_cq} >= QUEUE_COUNT
                                      || !io_cq_valid[sq_cq_index]) begin
-                            status_code <= SC_CQ_INVALID;
+                            status_code <= `NVME_SC_CQ_INVALID;
                         end else if (prp1[11:0] != 12'd0) begin
                             status_type <= 3'd0;
-                            status_code <= SC_PRP_OFFSET_INVALID;
+                            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                         end else begin
                             status_type <= 3'd0;
                             io_sq_valid[queue_index] <= 1'b1;
@@ -626,29 +614,29 @@ always @(posedge clk) begin
                             created_index <= queue_index;
                         end
                     end
-                    OP_DELETE_SQ: begin
+                    `NVME_ADMIN_DELETE_SQ: begin
                         if (!queue_id_exists || !io_sq_valid[queue_index]) begin
                             status_type <= 3'd1;
-                            status_code <= SC_INVALID_QID;
+                            status_code <= `NVME_SC_INVALID_QID;
                         end else begin
                             io_sq_valid[queue_index] <= 1'b0;
                         end
                     end
-                    OP_DELETE_CQ: begin
+                    `NVME_ADMIN_DELETE_CQ: begin
                         if (!queue_id_exists || !io_cq_valid[queue_index]) begin
                             status_type <= 3'd1;
-                            status_code <= SC_INVALID_QID;
+                            status_code <= `NVME_SC_INVALID_QID;
                         end else if (cq_has_sq) begin
                             status_type <= 3'd1;
-                            status_code <= SC_INVALID_QUEUE_DELETION;
+                            status_code <= `NVME_SC_INVALID_QUEUE_DELETION;
                         end else begin
                             io_cq_valid[queue_index] <= 1'b0;
                         end
                     end
-                    OP_ABORT: result <= 32'd1;  // bit 0: the command was not aborted
-                    OP_ASYNC_EVENT_REQUEST: begin
+                    `NVME_ADMIN_ABORT: result <= 32'd1;  // bit 0: the command was not aborted
+                    `NVME_ADMIN_ASYNC_EVENT_REQUEST: begin
                         if (event_requests == EVENT_REQUEST_LIMIT) begin
-                            status_code <= SC_EVENT_REQUEST_LIMIT_EXCEEDED;
+                            status_code <= `NVME_SC_EVENT_REQUEST_LIMIT_EXCEEDED;
                             status_type <= 3'd1;
                         end else begin
                             // Completes when an event happens
@@ -657,7 +645,7 @@ always @(posedge clk) begin
                             state <= S_IDLE;
                         end
                     end
-                    default: status_code <= SC_INVALID_OPCODE;
+                    default: status_code <= `NVME_SC_INVALID_OPCODE;
                 endcase
             end
         end
@@ -781,7 +769,7 @@ task send_completion(input [63:0] address, input entry_phase, input [15:0] entry
         completion_drained <= 1'b0;
         event_post <= 1'b1;
         write_address <= address;
-        write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
+        write_data <= {384'd0, code != `NVME_SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
                        sqhd, 32'd0, entry_result};
         interrupt_vector <= vector;
         interrupt_admin <= sqid == 16'd0;

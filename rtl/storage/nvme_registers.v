@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // The map is the NVMe base specification's (offsets and fields in shared/reference/nvme.md), so
 // it is written here rather than generated from SystemRDL: several registers act on write
 // (CC.EN starts and resets the controller, CC.SHN shuts it down, INTMS/INTMC set and clear the
@@ -63,7 +65,6 @@ module nvme_registers #(
     output reg                    invalid_doorbell
 );
 
-localparam [31:0] VERSION = 32'h00010400;  // NVMe 1.4
 localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
 // CAP: MQES, CQR (contiguous queues required), TO = 1 (500 ms), DSTRD 0, CSS bit 37 (NVM command
 // set), MPSMIN = MPSMAX = 0 (4 KiB pages)
@@ -234,7 +235,7 @@ always @(posedge clk) begin
         case (s_axil_araddr)
             A_CAP_LOW: s_axil_rdata <= CAPABILITIES[31:0];
             A_CAP_HIGH: s_axil_rdata <= CAPABILITIES[63:32];
-            A_VS: s_axil_rdata <= VERSION;
+            A_VS: s_axil_rdata <= `NVME_VERSION;
             A_INTMS, A_INTMC: s_axil_rdata <= mask;
             A_CC: s_axil_rdata <= cc;
             A_CSTS: s_axil_rdata <= {26'd0, 2'b00, shutdown_state, fatal, enabled};

@@ -1,5 +1,6 @@
 # rtl/storage: the NVMe storage engine. Paths are relative to this file.
 storage.vlt
+nvme_defs.vh
 nvme_registers.v
 nvme_write_slots.v
 nvme_io_command.v
