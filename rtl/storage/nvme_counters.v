@@ -21,6 +21,7 @@
 module nvme_counters #(
     // Queue slots the doorbell and fetch events can name (a power of two)
     parameter QUEUE_SLOTS = 32,
+    // Width of the CSR offset: the generated register block decodes 13 bits
     parameter ADDR_WIDTH = 13
 ) (
     input  wire                           clk,
@@ -70,6 +71,17 @@ module nvme_counters #(
     input  wire                           interrupt_request_event,
     input  wire                           interrupt_sent_event
 );
+
+initial begin
+    if (QUEUE_SLOTS < 2 || (QUEUE_SLOTS & (QUEUE_SLOTS - 1)) != 0) begin
+        $error("Error: QUEUE_SLOTS must be a power of two, 2 or more (instance %m)");
+        $finish;
+    end
+    if (ADDR_WIDTH != 13) begin
+        $error("Error: ADDR_WIDTH must be 13, the generated register block's (instance %m)");
+        $finish;
+    end
+end
 
 wire clear;
 reg  [31:0] cycles, active_cycles, first_fetch_cycle;

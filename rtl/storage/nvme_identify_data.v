@@ -10,7 +10,9 @@
 // LBA format 0's LBADS). Every other field is zero. Combinational: the caller's bulk write asks
 // for the dwords from first_dword on.
 module nvme_identify_data #(
+    // Width of one beat of the bulk write: DATA_WIDTH/32 dwords of the structure (256 or 512)
     parameter DATA_WIDTH = 512,
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 to 12)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Largest transfer: 2^MDTS pages of 4 KiB
@@ -21,6 +23,17 @@ module nvme_identify_data #(
     input  wire [10:0]            first_dword,
     output wire [DATA_WIDTH-1:0]  dwords        // first_dword in lane 0, the next in lane 1, ...
 );
+
+initial begin
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+    if (LBA_SHIFT < 8'd9 || LBA_SHIFT > 8'd12 || MDTS < 8'd1) begin
+        $error("Error: LBA_SHIFT must be 9 to 12 and MDTS 1 or more (instance %m)");
+        $finish;
+    end
+end
 
 localparam [8*20-1:0] SERIAL = "DPUV0001            ";
 localparam [8*40-1:0] MODEL = "dpuv NVMe controller                    ";

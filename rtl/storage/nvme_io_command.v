@@ -25,8 +25,12 @@
 module nvme_io_command #(
     // Width of the namespace data streams in bits (256 or 512)
     parameter DATA_WIDTH = 512,
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (512 B to
+    // 4 KiB, so a block never spans host pages)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
+    // Largest transfer: 2^MDTS pages of 4 KiB (1 to 19: the byte count is 32 bits; 0, no
+    // limit in the specification, is not offered)
     parameter [7:0] MDTS = 8'd5
 ) (
     input  wire                     clk,
@@ -105,6 +109,21 @@ module nvme_io_command #(
     output wire                     data_last_event,
     output wire                     drain_data_last_event  // the released Write's last data
 );
+
+initial begin
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+    if (NAMESPACE_BLOCKS == 64'd0 || LBA_SHIFT < 8'd9 || LBA_SHIFT > 8'd12) begin
+        $error("Error: NAMESPACE_BLOCKS must be 1 or more and LBA_SHIFT 9 to 12 (instance %m)");
+        $finish;
+    end
+    if (MDTS < 8'd1 || MDTS > 8'd19) begin
+        $error("Error: MDTS must be 1 to 19 (instance %m)");
+        $finish;
+    end
+end
 
 localparam BEAT_BYTES = DATA_WIDTH / 8;
 localparam CHUNK_BEATS = 64 / BEAT_BYTES > 0 ? 64 / BEAT_BYTES : 1;

@@ -28,17 +28,19 @@
 // one at a time and each completion goes to the SQ's CQ with that CQ's phase, raising its vector
 // when its interrupts are enabled.
 module nvme_queue_engine #(
-    // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1)
+    // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1;
+    // 2 to 65: the doorbells name 7-bit queues and the admin one is queue 0)
     parameter QUEUES = 17,
     // Width of the bulk data source (one beat of the PCIe requester)
     parameter DATA_WIDTH = 512,
-    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 or 12)
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 to 12)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Identify Controller MDTS: largest transfer 2^MDTS pages of 4 KiB
     parameter [7:0] MDTS = 8'd5,
-    // Largest I/O queue, in entries (CAP.MQES + 1), and the MSI-X vectors a CQ may name
+    // Largest I/O queue, in entries (CAP.MQES + 1: 2 to 65536)
     parameter MAX_QUEUE_ENTRIES = 1024,
+    // MSI-X vectors a CQ may name (1 to 32: a completion's interrupt names a 5-bit vector)
     parameter VECTORS = 32
 ) (
     input  wire         clk,
@@ -119,6 +121,21 @@ module nvme_queue_engine #(
     output wire         event_fetch,
     output wire [$clog2(QUEUES)-1:0] fetch_queue
 );
+
+initial begin
+    if (QUEUES < 2 || QUEUES > 65) begin
+        $error("Error: QUEUES must be 2 to 65 (instance %m)");
+        $finish;
+    end
+    if (MAX_QUEUE_ENTRIES < 2 || MAX_QUEUE_ENTRIES > 65536 || VECTORS < 1 || VECTORS > 32) begin
+        $error("Error: MAX_QUEUE_ENTRIES must be 2 to 65536 and VECTORS 1 to 32 (instance %m)");
+        $finish;
+    end
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+end
 
 localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
 localparam [31:0] QUEUE_COUNT = QUEUES;

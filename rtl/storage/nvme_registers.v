@@ -26,6 +26,7 @@ module nvme_registers #(
     parameter MAX_QUEUE_ENTRIES = 1024,
     // Cycles from CC.EN (or SHN) changing to CSTS following
     parameter READY_DELAY = 16,
+    // Width of the BAR0 offset: the doorbells from 0x1000 need 13 bits or more
     parameter ADDR_WIDTH = 16
 ) (
     input  wire                   clk,
@@ -77,6 +78,10 @@ localparam DELAY_WIDTH = $clog2(READY_DELAY + 1);
 initial begin
     if (QUEUES < 2 || QUEUES > 65 || MAX_QUEUE_ENTRIES < 2 || MAX_QUEUE_ENTRIES > 65536) begin
         $error("Error: QUEUES must be 2 to 65 and MAX_QUEUE_ENTRIES 2 to 65536 (instance %m)");
+        $finish;
+    end
+    if (ADDR_WIDTH < 13 || READY_DELAY < 1) begin
+        $error("Error: ADDR_WIDTH must be 13 or more and READY_DELAY 1 or more (instance %m)");
         $finish;
     end
 end
