@@ -16,13 +16,9 @@
 // - A doorbell value past the queue's size is an invalid doorbell write value, a doorbell of a
 //   queue that does not exist a write to an invalid doorbell register: both are ignored and
 //   reported through an outstanding Asynchronous Event Request (error status, log page 01h).
-// Commands in this first part: Identify (controller, namespace 1, active namespace list; 4 KiB to
-// PRP1 and, when PRP1 has an offset, PRP2), Create and Delete I/O CQ and SQ (checked as the
-// specification orders: QID, size, contiguity, vector or CQ, base alignment; a CQ with an SQ on
-// it cannot be deleted), Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
-// (answered "not aborted"), Asynchronous Event Request (up to 4 outstanding, completed oldest
-// first, one per event; a fifth is refused with Asynchronous Event Request Limit Exceeded).
-// Every other admin opcode completes with Invalid Opcode.
+// Admin commands are decided by nvme_admin_command (which also writes Identify data); the I/O
+// queues they create and delete are kept here. An event completes the oldest waiting
+// Asynchronous Event Request, one per event.
 // I/O queues: when the admin queue has nothing to do, the I/O SQs with entries (and room in their
 // CQ) take turns, up to four commands each, fetched in one read; nvme_io_command executes them
 // one at a time and each completion goes to the SQ's CQ with that CQ's phase, raising its vector
@@ -81,10 +77,10 @@ module nvme_queue_engine #(
     output reg          interrupt_admin,    // the entry is the admin CQ's (never coalesced)
     output wire [15:0]  interrupt_coalescing_setting, // Feature 08h as the host set it
     // Bulk writes of Identify data, the data from nvme_identify_data
-    output reg          bulk_valid,
+    output wire         bulk_valid,
     input  wire         bulk_ready,
-    output reg  [63:0]  bulk_address,
-    output reg  [10:0]  bulk_dwords,
+    output wire [63:0]  bulk_address,
+    output wire [10:0]  bulk_dwords,
     input  wire [10:0]  bulk_source_index,
     output wire [DATA_WIDTH-1:0] bulk_source_data,
     input  wire         bulk_done,
@@ -137,9 +133,7 @@ initial begin
     end
 end
 
-localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
 localparam [31:0] QUEUE_COUNT = QUEUES;
-localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUE_COUNT[15:0] - 16'd2;
 
 assign write_dwords = 5'd4;
 // Every write this engine makes is a completion entry
@@ -188,15 +182,9 @@ assign read_dwords = {fetch_count, 4'd0};
 
 reg [11:0] sq_head, sq_tail, cq_tail, cq_head;
 reg        phase;
-// Asynchronous Event Requests waiting for an event (oldest first), and an event waiting for one
-localparam EVENT_REQUEST_LIMIT = 4;  // Identify AERL + 1
-reg [15:0] event_request_cid [0:EVENT_REQUEST_LIMIT-1];
-reg [2:0]  event_requests;
-wire       event_request_waiting = event_requests != 3'd0;
+// An asynchronous event waiting for an Asynchronous Event Request to complete
 reg        event_pending;
 reg [7:0]  event_information;
-reg [31:0] interrupt_coalescing;
-assign interrupt_coalescing_setting = interrupt_coalescing[15:0];
 
 wire [11:0] sq_head_next = sq_head == sq_size ? 12'd0 : sq_head + 12'd1;
 wire [11:0] cq_tail_next = cq_tail == cq_size ? 12'd0 : cq_tail + 12'd1;
@@ -223,27 +211,8 @@ assign busy = state != S_IDLE || write_valid || completion_in_flight || prefetch
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
-                 S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6, S_IO = 3'd7;
+                 S_ADMIN_DATA = 3'd5, S_IO = 3'd7;
 reg [2:0]  state;
-// Identify: which structure, the namespace list's start, the second PRP, where the source is
-reg [7:0]  identify_cns;
-reg [31:0] identify_start_nsid;
-reg [63:0] identify_prp2;
-reg [10:0] identify_second_dwords;
-reg [10:0] source_base;
-
-// ---- Identify data: one beat of the structure's dwords at a time, for the bulk write ----
-
-nvme_identify_data #(
-    .DATA_WIDTH(DATA_WIDTH),
-    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
-    .LBA_SHIFT(LBA_SHIFT),
-    .MDTS(MDTS)
-) identify_data_inst (
-    .cns(identify_cns), .start_nsid(identify_start_nsid), .first_dword(source_base + bulk_source_index),
-    .dwords(bulk_source_data)
-);
-
 reg [31:0] result;
 reg [7:0]  status_code;
 reg [2:0]  status_type;
@@ -323,20 +292,59 @@ wire [QUEUE_INDEX_WIDTH-1:0] current_cq = io_sq_cqid[current_queue];
 wire [15:0] current_sq_head_next = io_sq_head[current_queue] == io_sq_size[current_queue] ? 16'd0
                                  : io_sq_head[current_queue] + 16'd1;
 
-// Create/Delete: CDW10 QID and size (0-based), CDW11 PC, and the vector (CQ) or CQ (SQ)
-wire [15:0] queue_id = cdw10[15:0];
-wire [15:0] queue_size = cdw10[31:16];
-wire        queue_contiguous = cdw11[0];
-wire [15:0] queue_vector_or_cq = cdw11[31:16];
-wire        queue_id_exists = queue_id != 16'd0 && {16'd0, queue_id} < QUEUE_COUNT;
-wire [QUEUE_INDEX_WIDTH-1:0] queue_index = queue_id[QUEUE_INDEX_WIDTH-1:0];
-wire [QUEUE_INDEX_WIDTH-1:0] sq_cq_index = queue_vector_or_cq[QUEUE_INDEX_WIDTH-1:0];
+// ---- Admin commands: nvme_admin_command decides, the table changes here ----
+
+wire [31:0] admin_result;
+wire [7:0]  admin_status_code;
+wire [2:0]  admin_status_type;
+wire        admin_waits_for_event, admin_moves_data, admin_data_done;
+wire [QUEUE_INDEX_WIDTH-1:0] admin_queue_index, admin_sq_cq_index;
+wire        admin_create_cq, admin_create_sq, admin_delete_cq, admin_delete_sq;
+wire [15:0] admin_queue_size, admin_queue_vector_or_cq;
+wire        admin_queue_interrupts;
+wire        event_request_waiting;
+wire [15:0] event_request_cid;
+wire        event_request_taken;
+
+nvme_admin_command #(
+    .QUEUES(QUEUES),
+    .DATA_WIDTH(DATA_WIDTH),
+    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
+    .LBA_SHIFT(LBA_SHIFT),
+    .MDTS(MDTS),
+    .MAX_QUEUE_ENTRIES(MAX_QUEUE_ENTRIES),
+    .VECTORS(VECTORS)
+) admin_command_inst (
+    .clk(clk), .rst(rst || !enabled),
+    .execute(state == S_EXECUTE && !entry_unreadable && current_queue == {QUEUE_INDEX_WIDTH{1'b0}}),
+    .opcode(opcode), .cid(cid), .nsid(nsid), .prp1(prp1), .prp2(prp2), .cdw10(cdw10), .cdw11(cdw11),
+    .result(admin_result), .status_code(admin_status_code), .status_type(admin_status_type),
+    .waits_for_event(admin_waits_for_event), .moves_data(admin_moves_data), .data_done(admin_data_done),
+    .queue_index(admin_queue_index), .sq_cq_index(admin_sq_cq_index),
+    .queue_cq_valid(io_cq_valid[admin_queue_index]), .queue_sq_valid(io_sq_valid[admin_queue_index]),
+    .queue_cq_has_sq(cq_has_sq), .sq_cq_valid(io_cq_valid[admin_sq_cq_index]),
+    .create_cq(admin_create_cq), .create_sq(admin_create_sq), .delete_cq(admin_delete_cq), .delete_sq(admin_delete_sq),
+    .queue_size(admin_queue_size), .queue_vector_or_cq(admin_queue_vector_or_cq),
+    .queue_interrupts(admin_queue_interrupts),
+    .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
+    .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
+    .event_request_waiting(event_request_waiting), .event_request_cid(event_request_cid),
+    .event_request_taken(event_request_taken),
+    .interrupt_coalescing_setting(interrupt_coalescing_setting)
+);
+
+// An event completes the oldest waiting Asynchronous Event Request when the engine is idle and
+// has nothing of a batch in hand (the S_IDLE branch below)
+assign event_request_taken = state == S_IDLE && enabled && !stopping && prefetch != P_READY && prefetch != P_READING
+                          && batch_left == 3'd0 && !cq_full && event_pending && event_request_waiting;
+
+// Delete I/O CQ: whether an SQ still posts to it
 reg         cq_has_sq;
 integer     sq_scan;
 always @* begin
     cq_has_sq = 1'b0;
     for (sq_scan = 1; sq_scan < QUEUES; sq_scan = sq_scan + 1) begin
-        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == queue_index) begin
+        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == admin_queue_index) begin
             cq_has_sq = 1'b1;
         end
     end
@@ -411,7 +419,6 @@ always @(posedge clk) begin
     end
 end
 
-integer index;
 always @(posedge clk) begin
     event_command <= 1'b0;
     event_post <= 1'b0;
@@ -439,14 +446,11 @@ always @(posedge clk) begin
     end
     if (drain_pending && (drain_finished || io_drain_done) && completion_free) begin
         send_completion(drain_address, drain_phase, drain_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, drain_queue},
-                        drain_sq_head, drain_finished ? drain_result : io_drain_status, 3'd0, 32'd0,
+                        drain_sq_head, drain_finished ? drain_result : io_drain_status, `NVME_SCT_GENERIC, 32'd0,
                         drain_vector, drain_interrupts);
         completion_drained <= 1'b1;
         drain_pending <= 1'b0;
         drain_finished <= 1'b0;
-    end
-    if (bulk_valid && bulk_ready) begin
-        bulk_valid <= 1'b0;
     end
     if (state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
             && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
@@ -472,16 +476,11 @@ always @(posedge clk) begin
                     // its entries come first
                 end else if (batch_left != 3'd0) begin
                     take_batch_entry();
-                end else if (!cq_full && event_pending && event_request_waiting) begin
-                    // An event completes the oldest waiting Asynchronous Event Request
-                    for (index = 0; index < EVENT_REQUEST_LIMIT - 1; index = index + 1) begin
-                        event_request_cid[index] <= event_request_cid[index + 1];
-                    end
-                    event_requests <= event_requests - 3'd1;
-                    completion_cid <= event_request_cid[0];
+                end else if (event_request_taken) begin
+                    completion_cid <= event_request_cid;
                     result <= {8'd0, `NVME_LOG_ERROR_INFORMATION, event_information, 5'd0, `NVME_EVENT_TYPE_ERROR};
                     status_code <= `NVME_SC_SUCCESS;
-                    status_type <= 3'd0;
+                    status_type <= `NVME_SCT_GENERIC;
                     // An admin completion, whichever queue ran last
                     current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     state <= S_POST;
@@ -517,7 +516,7 @@ always @(posedge clk) begin
                 next_command();
             end else if ((io_done || io_finished) && post_free) begin
                 io_finished <= 1'b0;
-                post(io_done ? io_status_code : io_result, 3'd0);
+                post(io_done ? io_status_code : io_result, `NVME_SCT_GENERIC);
                 next_command();
             end
         end
@@ -526,7 +525,7 @@ always @(posedge clk) begin
             completion_cid <= cid;
             result <= 32'd0;
             status_code <= `NVME_SC_SUCCESS;
-            status_type <= 3'd0;
+            status_type <= `NVME_SCT_GENERIC;
             state <= S_POST;
             if (entry_unreadable) begin
                 // The entry could not be read: its CID is unknown, so the host sees 0
@@ -536,151 +535,18 @@ always @(posedge clk) begin
                 // An NVM command: nvme_io_command takes it this cycle (io_start)
                 state <= S_IO;
             end else begin
-                case (opcode)
-                    `NVME_ADMIN_SET_FEATURES, `NVME_ADMIN_GET_FEATURES: begin
-                        if (cdw10[7:0] == `NVME_FEATURE_NUMBER_OF_QUEUES) begin
-                            // Set asks for counts (0-based); 0xFFFF is invalid. Both answer with
-                            // the queues the controller has.
-                            if (opcode == `NVME_ADMIN_SET_FEATURES && (cdw11[15:0] == 16'hFFFF || cdw11[31:16] == 16'hFFFF)) begin
-                                status_code <= `NVME_SC_INVALID_FIELD;
-                            end else begin
-                                result <= {IO_QUEUES_ZERO_BASED, IO_QUEUES_ZERO_BASED};
-                            end
-                        end else if (cdw10[7:0] == `NVME_FEATURE_INTERRUPT_COALESCING) begin
-                            if (opcode == `NVME_ADMIN_SET_FEATURES) begin
-                                interrupt_coalescing <= {16'd0, cdw11[15:0]};
-                            end else begin
-                                result <= interrupt_coalescing;
-                            end
-                        end else begin
-                            status_code <= `NVME_SC_INVALID_FIELD;
-                        end
-                    end
-                    `NVME_ADMIN_IDENTIFY: begin
-                        identify_cns <= cdw10[7:0];
-                        identify_start_nsid <= nsid;
-                        identify_prp2 <= prp2;
-                        // PRP1 may start inside its page (dword aligned); the rest goes to PRP2,
-                        // which must then be page aligned
-                        identify_second_dwords <= {1'b0, prp1[11:2]};
-                        if (cdw10[7:0] != `NVME_CNS_CONTROLLER && cdw10[7:0] != `NVME_CNS_NAMESPACE
-                                && cdw10[7:0] != `NVME_CNS_ACTIVE_NAMESPACES) begin
-                            status_code <= `NVME_SC_INVALID_FIELD;
-                        end else if (cdw10[7:0] == `NVME_CNS_NAMESPACE && nsid != 32'd1) begin
-                            status_code <= `NVME_SC_INVALID_NAMESPACE;
-                        end else if (prp1[1:0] != 2'd0 || (prp1[11:0] != 12'd0 && prp2[11:0] != 12'd0)) begin
-                            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
-                        end else begin
-                            bulk_address <= prp1;
-                            bulk_dwords <= 11'd1024 - {1'b0, prp1[11:2]};
-                            bulk_valid <= 1'b1;
-                            source_base <= 11'd0;
-                            state <= S_DATA_FIRST;
-                        end
-                    end
-                    `NVME_ADMIN_CREATE_CQ: begin
-                        status_type <= 3'd1;
-                        if (!queue_id_exists || io_cq_valid[queue_index]) begin
-                            status_code <= `NVME_SC_INVALID_QID;
-                        end else if (queue_size == 16'd0 || queue_size > MQES) begin
-                            status_code <= `NVME_SC_INVALID_QUEUE_SIZE;
-                        end else if (!queue_contiguous) begin
-                            status_type <= 3'd0;
-                            status_code <= `NVME_SC_INVALID_FIELD;  // CAP.CQR: queues must be contiguous
-                        end else if (cdw11[1] && queue_vector_or_cq >= VECTORS) begin
-                            status_code <= `NVME_SC_INVALID_VECTOR;
-                        end else if (prp1[11:0] != 12'd0) begin
-                            status_type <= 3'd0;
-                            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
-                        end else begin
-                            status_type <= 3'd0;
-                            io_cq_valid[queue_index] <= 1'b1;
-                            io_cq_base[queue_index] <= prp1;
-                            io_cq_size[queue_index] <= queue_size;
-                            io_cq_vector[queue_index] <= queue_vector_or_cq;
-                            io_cq_tail[queue_index] <= 16'd0;
-                            created_cq <= 1'b1;
-                            created_index <= queue_index;
-                            io_cq_phase[queue_index] <= 1'b1;
-                            io_cq_interrupts[queue_index] <= cdw11[1];
-                        end
-                    end
-                    `NVME_ADMIN_CREATE_SQ: begin
-                        status_type <= 3'd1;
-                        if (!queue_id_exists || io_sq_valid[queue_index]) begin
-                            status_code <= `NVME_SC_INVALID_QID;
-                        end else if (queue_size == 16'd0 || queue_size > MQES) begin
-                            status_code <= `NVME_SC_INVALID_QUEUE_SIZE;
-                        end else if (!queue_contiguous) begin
-                            status_type <= 3'd0;
-                            status_code <= `NVME_SC_INVALID_FIELD;
-                        end else if (queue_vector_or_cq == 16'd0 || {16'd0, queue_vector_or_cq} >= QUEUE_COUNT
-                                     || !io_cq_valid[sq_cq_index]) begin
-                            status_code <= `NVME_SC_CQ_INVALID;
-                        end else if (prp1[11:0] != 12'd0) begin
-                            status_type <= 3'd0;
-                            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
-                        end else begin
-                            status_type <= 3'd0;
-                            io_sq_valid[queue_index] <= 1'b1;
-                            io_sq_base[queue_index] <= prp1;
-                            io_sq_size[queue_index] <= queue_size;
-                            io_sq_cqid[queue_index] <= sq_cq_index;
-                            io_sq_head[queue_index] <= 16'd0;
-                            created_sq <= 1'b1;
-                            created_index <= queue_index;
-                        end
-                    end
-                    `NVME_ADMIN_DELETE_SQ: begin
-                        if (!queue_id_exists || !io_sq_valid[queue_index]) begin
-                            status_type <= 3'd1;
-                            status_code <= `NVME_SC_INVALID_QID;
-                        end else begin
-                            io_sq_valid[queue_index] <= 1'b0;
-                        end
-                    end
-                    `NVME_ADMIN_DELETE_CQ: begin
-                        if (!queue_id_exists || !io_cq_valid[queue_index]) begin
-                            status_type <= 3'd1;
-                            status_code <= `NVME_SC_INVALID_QID;
-                        end else if (cq_has_sq) begin
-                            status_type <= 3'd1;
-                            status_code <= `NVME_SC_INVALID_QUEUE_DELETION;
-                        end else begin
-                            io_cq_valid[queue_index] <= 1'b0;
-                        end
-                    end
-                    `NVME_ADMIN_ABORT: result <= 32'd1;  // bit 0: the command was not aborted
-                    `NVME_ADMIN_ASYNC_EVENT_REQUEST: begin
-                        if (event_requests == EVENT_REQUEST_LIMIT) begin
-                            status_code <= `NVME_SC_EVENT_REQUEST_LIMIT_EXCEEDED;
-                            status_type <= 3'd1;
-                        end else begin
-                            // Completes when an event happens
-                            event_request_cid[event_requests[1:0]] <= cid;
-                            event_requests <= event_requests + 3'd1;
-                            state <= S_IDLE;
-                        end
-                    end
-                    default: status_code <= `NVME_SC_INVALID_OPCODE;
-                endcase
-            end
-        end
-        S_DATA_FIRST: begin
-            if (bulk_done) begin
-                if (identify_second_dwords != 11'd0) begin
-                    bulk_address <= identify_prp2;
-                    bulk_dwords <= identify_second_dwords;
-                    bulk_valid <= 1'b1;
-                    source_base <= 11'd1024 - identify_second_dwords;
-                    state <= S_DATA_SECOND;
-                end else begin
-                    state <= S_POST;
+                result <= admin_result;
+                status_code <= admin_status_code;
+                status_type <= admin_status_type;
+                if (admin_waits_for_event) begin
+                    state <= S_IDLE;
+                end else if (admin_moves_data) begin
+                    state <= S_ADMIN_DATA;
                 end
             end
         end
-        S_DATA_SECOND: begin
-            if (bulk_done) begin
+        S_ADMIN_DATA: begin
+            if (admin_data_done) begin
                 state <= S_POST;
             end
         end
@@ -692,13 +558,38 @@ always @(posedge clk) begin
         end
     endcase
 
+    if (admin_create_cq) begin
+        io_cq_valid[admin_queue_index] <= 1'b1;
+        io_cq_base[admin_queue_index] <= prp1;
+        io_cq_size[admin_queue_index] <= admin_queue_size;
+        io_cq_vector[admin_queue_index] <= admin_queue_vector_or_cq;
+        io_cq_tail[admin_queue_index] <= 16'd0;
+        io_cq_phase[admin_queue_index] <= 1'b1;
+        io_cq_interrupts[admin_queue_index] <= admin_queue_interrupts;
+        created_cq <= 1'b1;
+        created_index <= admin_queue_index;
+    end
+    if (admin_create_sq) begin
+        io_sq_valid[admin_queue_index] <= 1'b1;
+        io_sq_base[admin_queue_index] <= prp1;
+        io_sq_size[admin_queue_index] <= admin_queue_size;
+        io_sq_cqid[admin_queue_index] <= admin_sq_cq_index;
+        io_sq_head[admin_queue_index] <= 16'd0;
+        created_sq <= 1'b1;
+        created_index <= admin_queue_index;
+    end
+    if (admin_delete_sq) begin
+        io_sq_valid[admin_queue_index] <= 1'b0;
+    end
+    if (admin_delete_cq) begin
+        io_cq_valid[admin_queue_index] <= 1'b0;
+    end
+
     if (rst || !enabled) begin
         state <= S_IDLE;
         sq_head <= 12'd0;
         cq_tail <= 12'd0;
         phase <= 1'b1;
-        event_requests <= 3'd0;
-        interrupt_coalescing <= 32'd0;
         io_cq_valid <= {QUEUE_SLOTS{1'b0}};
         io_sq_valid <= {QUEUE_SLOTS{1'b0}};
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
@@ -711,7 +602,6 @@ always @(posedge clk) begin
         completion_in_flight <= 1'b0;
         read_valid <= 1'b0;
         write_valid <= 1'b0;
-        bulk_valid <= 1'b0;
     end
 end
 

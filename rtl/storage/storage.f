@@ -5,6 +5,7 @@ nvme_registers.v
 nvme_write_slots.v
 nvme_io_command.v
 nvme_identify_data.v
+nvme_admin_command.v
 nvme_interrupt_coalescing.v
 nvme_queue_engine.v
 nvme_controller.v
