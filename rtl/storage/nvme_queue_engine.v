@@ -57,11 +57,11 @@ module nvme_queue_engine #(
     input  wire         invalid_doorbell,
 
     // To the PCIe requester
-    output reg          write_valid,
+    output wire         write_valid,
     input  wire         write_ready,
-    output reg  [63:0]  write_address,
+    output wire [63:0]  write_address,
     output wire [4:0]   write_dwords,
-    output reg  [511:0] write_data,
+    output wire [511:0] write_data,
     output reg          read_valid,
     input  wire         read_ready,
     output reg  [63:0]  read_address,
@@ -73,8 +73,8 @@ module nvme_queue_engine #(
     // that the message cannot pass it
     input  wire         write_done,
     output wire         interrupt_request,
-    output reg  [4:0]   interrupt_vector,
-    output reg          interrupt_admin,    // the entry is the admin CQ's (never coalesced)
+    output wire [4:0]   interrupt_vector,
+    output wire         interrupt_admin,    // the entry is the admin CQ's (never coalesced)
     output wire [15:0]  interrupt_coalescing_setting, // Feature 08h as the host set it
     // Bulk writes of Identify data, the data from nvme_identify_data
     output wire         bulk_valid,
@@ -107,10 +107,10 @@ module nvme_queue_engine #(
     output reg          event_command,
     output wire         event_command_admin,
     output wire         event_command_unreadable,
-    output reg          event_post,
+    output wire         event_post,
     output wire         event_completion,
     output wire [2:0]   completion_status_type,
-    output reg          completion_drained,   // the entry handed over is a released Write's
+    output wire         completion_drained,   // the entry handed over is a released Write's
     output wire [7:0]   completion_status_code,
     output wire         event_sq_doorbell,
     output wire [$clog2(QUEUES)-1:0] sq_doorbell_queue,
@@ -136,31 +136,12 @@ end
 localparam [31:0] QUEUE_COUNT = QUEUES;
 
 assign write_dwords = 5'd4;
-// Every write this engine makes is a completion entry
-// Only completion entries interrupt (an NVM Read's data writes do not)
-reg    completion_in_flight;
-// The previous completion entry is sent and its interrupt raised: the next may be posted
-wire   completion_free = !write_valid && !completion_in_flight;
+// Every write this engine makes is a completion entry (nvme_cq_post sends them)
 // An NVM command ended while the previous completion was still going out
 reg    io_finished;
 reg  [7:0] io_result;
-reg  [7:0] posted_status_code;
-reg  [2:0] posted_status_type;
-reg    completion_interrupts;
-// A released Write's completion: its CQ slot is taken when it is released (so the room counted
-// for later fetches stays right), the entry is sent when its data is in. Completions are sent in
-// the order their slots were taken, so a later command's completion waits for it.
-reg         drain_pending, drain_finished;
-reg  [7:0]  drain_result;
-reg  [63:0] drain_address;
-reg         drain_phase;
-reg  [15:0] drain_cid;
-reg  [15:0] drain_sq_head;      // as it was when the Write was released
-reg  [4:0]  drain_vector;
-reg         drain_interrupts;
-wire        post_free = completion_free && !drain_pending;
+wire   post_free, drain_pending, posting, cq_full;
 assign io_drain_free = !drain_pending;
-assign interrupt_request = write_done && enabled && completion_in_flight && completion_interrupts;
 // Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
 // page, no more than its CQ has room for), executed in order before any other queue is served
 localparam FETCH_BATCH = 4;
@@ -180,15 +161,12 @@ reg           prefetch_unreadable;
 reg  [2:0]    prefetch_count;
 assign read_dwords = {fetch_count, 4'd0};
 
-reg [11:0] sq_head, sq_tail, cq_tail, cq_head;
-reg        phase;
+reg [11:0] sq_head, sq_tail;
 // An asynchronous event waiting for an Asynchronous Event Request to complete
 reg        event_pending;
 reg [7:0]  event_information;
 
 wire [11:0] sq_head_next = sq_head == sq_size ? 12'd0 : sq_head + 12'd1;
-wire [11:0] cq_tail_next = cq_tail == cq_size ? 12'd0 : cq_tail + 12'd1;
-wire        cq_full = cq_tail_next == cq_head;
 
 // The command being executed
 // The entry, kept while its command runs (the requester's read data moves on)
@@ -207,7 +185,7 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
-assign busy = state != S_IDLE || write_valid || completion_in_flight || prefetch == P_READING || drain_pending;
+assign busy = state != S_IDLE || posting || prefetch == P_READING;
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
@@ -240,7 +218,6 @@ reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] next_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] prefetch_queue;
-reg [QUEUE_INDEX_WIDTH-1:0] drain_queue;
 // An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
 // assignments per queue: Icarus does not see array words read inside functions of an always @*)
 wire [QUEUE_SLOTS-1:0] sq_ready;
@@ -369,10 +346,43 @@ assign event_fetch = read_valid && read_ready;
 assign fetch_queue = prefetch == P_READING ? prefetch_queue : current_queue;
 assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
 assign event_command_unreadable = entry_unreadable;
-// The engine writes nothing but completion entries
-assign event_completion = write_valid && write_ready;
-assign completion_status_type = posted_status_type;
-assign completion_status_code = posted_status_code;
+
+// ---- Completions: posted in slot order by nvme_cq_post ----
+
+// An entry is posted when a command ends (S_POST, or an NVM command's end in S_IO) and the
+// previous entry is out; a released Write's slot is taken when it is released
+wire in_io_post = state == S_IO && !io_released && (io_done || io_finished);
+wire post_now = post_free && (state == S_POST || in_io_post);
+wire release_now = state == S_IO && io_released;
+wire post_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
+// The CQ head doorbell of the admin queue, once its value is checked (below)
+wire admin_cq_head_valid = doorbell_valid && doorbell_queue == 7'd0 && doorbell_is_cq_head
+                        && doorbell_value <= {4'd0, cq_size};
+
+nvme_cq_post cq_post_inst (
+    .clk(clk), .rst(rst || !enabled), .enabled(enabled),
+    .cq_size(cq_size), .cq_base(cq_base),
+    .cq_head_valid(admin_cq_head_valid), .cq_head_value(doorbell_value[11:0]), .cq_full(cq_full),
+    .post(post_now), .hold_drain_slot(release_now), .post_admin(post_admin),
+    .post_cid(completion_cid),
+    .post_sqid(post_admin ? 16'd0 : {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue}),
+    .post_sq_head(post_admin ? {4'd0, sq_head} : io_sq_head[current_queue]),
+    .post_status_code(in_io_post ? (io_done ? io_status_code : io_result) : status_code),
+    .post_status_type(in_io_post ? `NVME_SCT_GENERIC : status_type),
+    .post_result(result),
+    .io_slot_address(io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0}),
+    .io_slot_phase(io_cq_phase[current_cq]),
+    .io_vector(io_cq_vector[current_cq][4:0]),
+    .io_interrupts(io_cq_interrupts[current_cq]),
+    .drain_done(io_drain_done), .drain_status(io_drain_status),
+    .post_free(post_free), .drain_pending(drain_pending), .posting(posting),
+    .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address), .write_data(write_data),
+    .write_done(write_done), .interrupt_request(interrupt_request), .interrupt_vector(interrupt_vector),
+    .interrupt_admin(interrupt_admin),
+    .event_post(event_post), .event_completion(event_completion),
+    .completion_status_code(completion_status_code), .completion_status_type(completion_status_type),
+    .completion_drained(completion_drained)
+);
 
 // Doorbells: check the queue exists and the value fits its size
 always @(posedge clk) begin
@@ -398,10 +408,8 @@ always @(posedge clk) begin
         end else if (doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size}) begin
             event_pending <= 1'b1;
             event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
-        end else if (doorbell_is_cq_head) begin
-            cq_head <= doorbell_value[11:0];
-        end else begin
-            sq_tail <= doorbell_value[11:0];
+        end else if (!doorbell_is_cq_head) begin
+            sq_tail <= doorbell_value[11:0];  // (the CQ head is nvme_cq_post's: admin_cq_head_valid)
         end
     end
     if (invalid_doorbell && enabled) begin
@@ -414,43 +422,20 @@ always @(posedge clk) begin
     end
     if (rst || !enabled) begin
         sq_tail <= 12'd0;
-        cq_head <= 12'd0;
         event_pending <= 1'b0;
     end
 end
 
 always @(posedge clk) begin
     event_command <= 1'b0;
-    event_post <= 1'b0;
     created_sq <= 1'b0;
     created_cq <= 1'b0;
-    if (write_done) begin
-        completion_in_flight <= 1'b0;
-    end
     if (read_valid && read_ready) begin
         read_valid <= 1'b0;
-    end
-    // A completion entry goes to the requester while the engine moves on; the next one waits
-    // until it has been sent (and its interrupt raised)
-    if (write_valid && write_ready) begin
-        write_valid <= 1'b0;
-        completion_in_flight <= 1'b1;
     end
     if (io_done) begin
         io_finished <= 1'b1;
         io_result <= io_status_code;
-    end
-    if (io_drain_done) begin
-        drain_finished <= 1'b1;
-        drain_result <= io_drain_status;
-    end
-    if (drain_pending && (drain_finished || io_drain_done) && completion_free) begin
-        send_completion(drain_address, drain_phase, drain_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, drain_queue},
-                        drain_sq_head, drain_finished ? drain_result : io_drain_status, `NVME_SCT_GENERIC, 32'd0,
-                        drain_vector, drain_interrupts);
-        completion_drained <= 1'b1;
-        drain_pending <= 1'b0;
-        drain_finished <= 1'b0;
     end
     if (state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
             && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
@@ -511,12 +496,13 @@ always @(posedge clk) begin
             end
         end
         S_IO: begin
+            // (posted by nvme_cq_post: release or post)
             if (io_released) begin
-                take_drain_slot();
+                take_io_cq_slot();
                 next_command();
             end else if ((io_done || io_finished) && post_free) begin
                 io_finished <= 1'b0;
-                post(io_done ? io_status_code : io_result, `NVME_SCT_GENERIC);
+                take_io_cq_slot();
                 next_command();
             end
         end
@@ -552,7 +538,9 @@ always @(posedge clk) begin
         end
         default: begin  // S_POST
             if (post_free) begin
-                post(status_code, status_type);
+                if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
+                    take_io_cq_slot();
+                end
                 state <= S_IDLE;
             end
         end
@@ -588,20 +576,14 @@ always @(posedge clk) begin
     if (rst || !enabled) begin
         state <= S_IDLE;
         sq_head <= 12'd0;
-        cq_tail <= 12'd0;
-        phase <= 1'b1;
         io_cq_valid <= {QUEUE_SLOTS{1'b0}};
         io_sq_valid <= {QUEUE_SLOTS{1'b0}};
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
         prefetch <= P_NONE;
-        drain_pending <= 1'b0;
-        drain_finished <= 1'b0;
         io_finished <= 1'b0;
-        completion_in_flight <= 1'b0;
         read_valid <= 1'b0;
-        write_valid <= 1'b0;
     end
 end
 
@@ -665,26 +647,6 @@ task next_command;
     end
 endtask
 
-// The completion entry: DW0 result, DW2 SQ head and SQ ID, DW3 CID, phase and status (DNR on
-// errors), to the requester; its interrupt is raised once it has gone out
-task send_completion(input [63:0] address, input entry_phase, input [15:0] entry_cid, input [15:0] sqid,
-                     input [15:0] sqhd, input [7:0] code, input [2:0] code_type, input [31:0] entry_result,
-                     input [4:0] vector, input interrupts);
-    begin
-        posted_status_code <= code;
-        posted_status_type <= code_type;
-        completion_drained <= 1'b0;
-        event_post <= 1'b1;
-        write_address <= address;
-        write_data <= {384'd0, code != `NVME_SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
-                       sqhd, 32'd0, entry_result};
-        interrupt_vector <= vector;
-        interrupt_admin <= sqid == 16'd0;
-        completion_interrupts <= interrupts;
-        write_valid <= 1'b1;
-    end
-endtask
-
 // The current I/O queue's CQ slot is taken (its tail moves on, the phase flips on a wrap)
 task take_io_cq_slot;
     begin
@@ -693,42 +655,6 @@ task take_io_cq_slot;
         if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
             io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
         end
-    end
-endtask
-
-// The entry's slot in the CQ is taken now, so the engine can go on while the requester sends it
-task post(input [7:0] code, input [2:0] code_type);
-    begin
-        if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
-            send_completion(cq_base + {48'd0, cq_tail, 4'd0}, phase, completion_cid, 16'd0, {4'd0, sq_head}, code,
-                            code_type, result, 5'd0, 1'b1);
-            cq_tail <= cq_tail_next;
-            if (cq_tail == cq_size) begin
-                phase <= !phase;
-            end
-        end else begin
-            send_completion(io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0}, io_cq_phase[current_cq],
-                            completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
-                            io_sq_head[current_queue], code, code_type, result, io_cq_vector[current_cq][4:0],
-                            io_cq_interrupts[current_cq]);
-            take_io_cq_slot();
-        end
-    end
-endtask
-
-// A released Write's CQ slot, kept for its completion
-task take_drain_slot;
-    begin
-        drain_pending <= 1'b1;
-        drain_finished <= 1'b0;
-        drain_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
-        drain_phase <= io_cq_phase[current_cq];
-        drain_cid <= completion_cid;
-        drain_queue <= current_queue;
-        drain_sq_head <= io_sq_head[current_queue];
-        drain_vector <= io_cq_vector[current_cq][4:0];
-        drain_interrupts <= io_cq_interrupts[current_cq];
-        take_io_cq_slot();
     end
 endtask
 

@@ -6,6 +6,7 @@ nvme_write_slots.v
 nvme_io_command.v
 nvme_identify_data.v
 nvme_admin_command.v
+nvme_cq_post.v
 nvme_interrupt_coalescing.v
 nvme_queue_engine.v
 nvme_controller.v
