@@ -85,6 +85,51 @@ def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator, req
     assert any("DEPTH must be a power of two" in message for message in result.hdl_errors), result.failure_report()
 
 
+# Modules built alone from their engine's file lists with one parameter out of range, and the
+# message their elaboration-time check must print
+BAD_PARAMETERS = [
+    ("nvme_queue_engine", {"QUEUES": 66}, "QUEUES must be 2 to 65"),
+    ("nvme_io_command", {"MDTS": 0}, "MDTS must be 1 to 19"),
+    ("pcie_us_requester", {"STREAM_TAGS": 16}, "STREAM_TAGS must be 1 to 15"),
+    ("ring_sender", {"COUNT_WIDTH": 10}, "ADDR_WIDTH must be 1 or more, COUNT_WIDTH more than ADDR_WIDTH"),
+    ("ring_receiver", {"DATA_WIDTH": 48}, "DATA_WIDTH must be a multiple of 32"),
+]
+ENGINE_FILE_LISTS = ("rtl/common/common.f", "rtl/pcie/pcie.f", "rtl/storage/storage.f", "rtl/allreduce/allreduce.f")
+
+
+def _run_alone(simulator: toolchain.Simulator, top: str, parameters: dict, folder: Path) -> str:
+    """Build `top` on its own (no cocotb) and run it; its output, build messages included."""
+    bench = benches.Bench("bad-parameter", top, "tb", ENGINE_FILE_LISTS, (), "")
+    verilog = [str(source) for source in bench.sources() if source.suffix in (".v", ".sv")]
+    includes = [f"-I{folder}" for folder in bench.include_dirs()]
+    if simulator.name == "icarus":
+        build = [str(simulator.executable), "-g2012", "-o", str(folder / "design"), "-s", top, *includes,
+                 *[f"-P{top}.{name}={value}" for name, value in parameters.items()], *verilog]
+        run = ["vvp", "-n", str(folder / "design")]
+    else:
+        # (one C++ file: the PyPI package's precompiled-header flag is empty, as in runner.run)
+        build = [str(simulator.executable), "--binary", "-Wno-fatal", "--output-split", "0", "--Mdir", str(folder),
+                 "--top-module", top,
+                 "-o", "design", *includes, *[f"-G{name}={value}" for name, value in parameters.items()], *verilog]
+        run = [str(folder / "design")]
+    built = subprocess.run(build, capture_output=True, text=True)
+    if built.returncode != 0:
+        return built.stdout + built.stderr
+    ran = subprocess.run(run, capture_output=True, text=True, cwd=folder)
+    return ran.stdout + ran.stderr
+
+
+@pytest.mark.cocotb
+@pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
+@pytest.mark.parametrize("top,parameters,message", BAD_PARAMETERS, ids=[case[0] for case in BAD_PARAMETERS])
+def test_a_bad_engine_parameter_stops_the_design_with_its_message(top, parameters, message, simulator, tmp_path,
+                                                                   require_simulator):
+    require_simulator(simulator)
+    output = _run_alone(toolchain.find(simulator), top, parameters, tmp_path)
+    assert f"Error: {message}" in output, output[-2000:]
+    assert top in output.split(f"Error: {message}", 1)[1].splitlines()[0], "the message names its instance (%m)"
+
+
 @pytest.mark.cocotb
 @pytest.mark.parametrize("simulator", toolchain.SIMULATORS)
 def test_waves_are_written_as_fst(simulator, require_simulator):

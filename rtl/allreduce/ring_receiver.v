@@ -5,9 +5,13 @@
 `default_nettype none
 
 module ring_receiver #(
+    // Width of a beat in bits (a multiple of 32: the reducer's lanes are 32 bits or more)
     parameter DATA_WIDTH = 512,
+    // Width of a beat address in the local buffer
     parameter ADDR_WIDTH = 10,
+    // Width of a beat count: wider than ADDR_WIDTH, since a vector may fill the whole buffer
     parameter COUNT_WIDTH = 11,
+    // Width of a rank number (2 or more: the step count is built from RANK_WIDTH-1 zero bits)
     parameter RANK_WIDTH = 5
 ) (
     input  wire                    clk,
@@ -48,6 +52,17 @@ module ring_receiver #(
     output wire [7:0]              event_overflow_elements,
     output wire                    event_data_error
 );
+
+initial begin
+    if (DATA_WIDTH < 32 || DATA_WIDTH % 32 != 0) begin
+        $error("Error: DATA_WIDTH must be a multiple of 32 (instance %m)");
+        $finish;
+    end
+    if (ADDR_WIDTH < 1 || COUNT_WIDTH <= ADDR_WIDTH || RANK_WIDTH < 2) begin
+        $error("Error: ADDR_WIDTH must be 1 or more, COUNT_WIDTH more than ADDR_WIDTH and RANK_WIDTH 2 or more (instance %m)");
+        $finish;
+    end
+end
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 

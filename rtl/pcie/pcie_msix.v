@@ -14,6 +14,7 @@
 // - The message is raised with cfg_interrupt_msix_int for exactly one cycle, address and data held
 //   until cfg_interrupt_msix_sent or _fail.
 module pcie_msix #(
+    // Table entries and PBA bits (a power of two, 2 to 2048 as MSI-X allows)
     parameter VECTORS = 32,
     // Window of the table (offset 0) and the PBA (offset 0x1000)
     parameter ADDR_WIDTH = 13

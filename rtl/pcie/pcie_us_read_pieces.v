@@ -25,6 +25,7 @@ module pcie_us_read_pieces #(
     parameter TAGS = 8,
     // Cycles a read waits for its next completion
     parameter COMPLETION_TIMEOUT = 16384,
+    // Width of the context a read carries to its completions (the caller's, returned as given)
     parameter CONTEXT_WIDTH = 64
 ) (
     input  wire                     clk,
@@ -68,8 +69,16 @@ localparam AGE_WIDTH = $clog2(COMPLETION_TIMEOUT + 1);
 localparam [AGE_WIDTH-1:0] TIMEOUT = COMPLETION_TIMEOUT[AGE_WIDTH-1:0];
 
 initial begin
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
     if (TAGS < 1 || TAGS > 15) begin
         $error("Error: TAGS must be 1 to 15 (instance %m)");
+        $finish;
+    end
+    if (COMPLETION_TIMEOUT < 1 || CONTEXT_WIDTH < 1) begin
+        $error("Error: COMPLETION_TIMEOUT and CONTEXT_WIDTH must be 1 or more (instance %m)");
         $finish;
     end
 end

@@ -125,6 +125,11 @@ initial begin
         $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
         $finish;
     end
+    // Tags 1 to 15 are the stream reads' (tag 0 the small reads'), bit 4 their generation
+    if (STREAM_TAGS < 1 || STREAM_TAGS > 15 || COMPLETION_TIMEOUT < 1) begin
+        $error("Error: STREAM_TAGS must be 1 to 15 and COMPLETION_TIMEOUT 1 or more (instance %m)");
+        $finish;
+    end
 end
 
 localparam [1:0] S_IDLE = 2'd0, S_SEND = 2'd1, S_BULK = 2'd2, S_STREAM = 2'd3;

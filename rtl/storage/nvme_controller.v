@@ -14,10 +14,13 @@
 module nvme_controller #(
     // Width of the PCIe streams: 512 (Gen3 x16) or 256
     parameter DATA_WIDTH = 512,
+    // Queue pairs, the admin one included (2 to 65: 64 I/O queue pairs at most)
     parameter QUEUES = 17,
+    // Largest I/O queue, in entries (CAP.MQES + 1)
     parameter MAX_QUEUE_ENTRIES = 1024,
+    // Cycles from CC.EN (or CC.SHN) changing to CSTS following
     parameter READY_DELAY = 16,
-    // Namespace 1: logical blocks and block size 2^LBA_SHIFT bytes
+    // Namespace 1: logical blocks and block size 2^LBA_SHIFT bytes (512 B to 4 KiB)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Cycles a host read waits for its next completion before it fails (PCIe Completion Timeout,
@@ -108,6 +111,25 @@ module nvme_controller #(
     input  wire                      m_axi_rvalid,
     output wire                      m_axi_rready
 );
+
+initial begin
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+    if (QUEUES < 2 || QUEUES > 65) begin
+        $error("Error: QUEUES must be 2 to 65 (instance %m)");
+        $finish;
+    end
+    if (NAMESPACE_BLOCKS == 64'd0 || LBA_SHIFT < 8'd9 || LBA_SHIFT > 8'd12) begin
+        $error("Error: NAMESPACE_BLOCKS must be 1 or more and LBA_SHIFT 9 to 12 (instance %m)");
+        $finish;
+    end
+    if (COMPLETION_TIMEOUT < 1 || INTERRUPT_TIME_UNIT_CYCLES < 2) begin
+        $error("Error: COMPLETION_TIMEOUT must be 1 or more and INTERRUPT_TIME_UNIT_CYCLES 2 or more (instance %m)");
+        $finish;
+    end
+end
 
 localparam RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62;
 localparam RC_USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75;

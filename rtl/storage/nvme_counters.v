@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // Every input is a one-cycle event from the queue engine, the NVM command or the MSI-X sender;
 // this module only watches. Latencies are measured from a cycle stamp taken at the start event:
 // - fetch: an SQ tail doorbell to that SQ's next entry fetch request. Each SQ keeps the stamp of
@@ -19,6 +21,7 @@
 module nvme_counters #(
     // Queue slots the doorbell and fetch events can name (a power of two)
     parameter QUEUE_SLOTS = 32,
+    // Width of the CSR offset: the generated register block decodes 13 bits
     parameter ADDR_WIDTH = 13
 ) (
     input  wire                           clk,
@@ -69,7 +72,16 @@ module nvme_counters #(
     input  wire                           interrupt_sent_event
 );
 
-localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
+initial begin
+    if (QUEUE_SLOTS < 2 || (QUEUE_SLOTS & (QUEUE_SLOTS - 1)) != 0) begin
+        $error("Error: QUEUE_SLOTS must be a power of two, 2 or more (instance %m)");
+        $finish;
+    end
+    if (ADDR_WIDTH != 13) begin
+        $error("Error: ADDR_WIDTH must be 13, the generated register block's (instance %m)");
+        $finish;
+    end
+end
 
 wire clear;
 reg  [31:0] cycles, active_cycles, first_fetch_cycle;
@@ -106,10 +118,10 @@ always @* begin
     if (command_unreadable) command_kind = E_OTHER;
     else if (command_admin) command_kind = E_ADMIN;
     else case (command_opcode)
-        OP_READ: command_kind = E_READ;
-        OP_WRITE: command_kind = E_WRITE;
-        OP_FLUSH: command_kind = E_FLUSH;
-        OP_WRITE_ZEROES: command_kind = E_WRITE_ZEROES;
+        `NVME_NVM_READ: command_kind = E_READ;
+        `NVME_NVM_WRITE: command_kind = E_WRITE;
+        `NVME_NVM_FLUSH: command_kind = E_FLUSH;
+        `NVME_NVM_WRITE_ZEROES: command_kind = E_WRITE_ZEROES;
         default: command_kind = E_OTHER;
     endcase
 end
@@ -117,17 +129,17 @@ end
 // The error counter a completion's status counts in (E_COMPLETIONS: none, it succeeded)
 reg [4:0] status_kind;
 always @* begin
-    if (completion_status_type == 3'd1) status_kind = E_COMMAND_SPECIFIC;
-    else if (completion_status_type != 3'd0) status_kind = E_STATUS_OTHER;
+    if (completion_status_type == `NVME_SCT_COMMAND_SPECIFIC) status_kind = E_COMMAND_SPECIFIC;
+    else if (completion_status_type != `NVME_SCT_GENERIC) status_kind = E_STATUS_OTHER;
     else case (completion_status_code)
-        8'h00: status_kind = E_COMPLETIONS;
-        8'h01: status_kind = E_INVALID_OPCODE;
-        8'h02: status_kind = E_INVALID_FIELD;
-        8'h04: status_kind = E_DATA_TRANSFER;
-        8'h06: status_kind = E_INTERNAL;
-        8'h0B: status_kind = E_INVALID_NAMESPACE;
-        8'h13: status_kind = E_PRP_OFFSET;
-        8'h80: status_kind = E_LBA_RANGE;
+        `NVME_SC_SUCCESS: status_kind = E_COMPLETIONS;
+        `NVME_SC_INVALID_OPCODE: status_kind = E_INVALID_OPCODE;
+        `NVME_SC_INVALID_FIELD: status_kind = E_INVALID_FIELD;
+        `NVME_SC_DATA_TRANSFER_ERROR: status_kind = E_DATA_TRANSFER;
+        `NVME_SC_INTERNAL_ERROR: status_kind = E_INTERNAL;
+        `NVME_SC_INVALID_NAMESPACE: status_kind = E_INVALID_NAMESPACE;
+        `NVME_SC_PRP_OFFSET_INVALID: status_kind = E_PRP_OFFSET;
+        `NVME_SC_LBA_OUT_OF_RANGE: status_kind = E_LBA_RANGE;
         default: status_kind = E_STATUS_OTHER;
     endcase
 end

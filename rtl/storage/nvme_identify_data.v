@@ -3,12 +3,16 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // Offsets and values from the NVMe base specification (Identify Controller: VID, SSVID, SN, MN,
 // FR, MDTS, CNTLID, VER, OACS, ACL, AERL, SQES, CQES, NN; Identify Namespace: NSZE, NCAP, NUSE,
 // LBA format 0's LBADS). Every other field is zero. Combinational: the caller's bulk write asks
 // for the dwords from first_dword on.
 module nvme_identify_data #(
+    // Width of one beat of the bulk write: DATA_WIDTH/32 dwords of the structure (256 or 512)
     parameter DATA_WIDTH = 512,
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 to 12)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Largest transfer: 2^MDTS pages of 4 KiB
@@ -20,7 +24,16 @@ module nvme_identify_data #(
     output wire [DATA_WIDTH-1:0]  dwords        // first_dword in lane 0, the next in lane 1, ...
 );
 
-localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01;
+initial begin
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+    if (LBA_SHIFT < 8'd9 || LBA_SHIFT > 8'd12 || MDTS < 8'd1) begin
+        $error("Error: LBA_SHIFT must be 9 to 12 and MDTS 1 or more (instance %m)");
+        $finish;
+    end
+end
 
 localparam [8*20-1:0] SERIAL = "DPUV0001            ";
 localparam [8*40-1:0] MODEL = "dpuv NVMe controller                    ";
@@ -45,7 +58,7 @@ endfunction
 function [31:0] identify_dword(input [7:0] structure, input [31:0] list_start, input [10:0] index);
     begin
         identify_dword = 32'd0;
-        if (structure == CNS_CONTROLLER) begin
+        if (structure == `NVME_CNS_CONTROLLER) begin
             if (index == 11'd0) identify_dword = {16'h1234, 16'h1234};                 // SSVID, VID
             else if (index <= 11'd5) identify_dword = text_dword({160'd0, SERIAL}, 20, 4 * ({21'd0, index} - 1));
             else if (index <= 11'd15) identify_dword = text_dword(MODEL, 40, 4 * ({21'd0, index} - 6));
@@ -55,7 +68,7 @@ function [31:0] identify_dword(input [7:0] structure, input [31:0] list_start, i
             else if (index == 11'd64) identify_dword = {8'd3, 8'd3, 16'd0};          // AERL, ACL, OACS
             else if (index == 11'd128) identify_dword = {16'd0, 8'h44, 8'h66};       // MAXCMD, CQES, SQES
             else if (index == 11'd129) identify_dword = 32'd1;                       // NN
-        end else if (structure == CNS_NAMESPACE) begin
+        end else if (structure == `NVME_CNS_NAMESPACE) begin
             if (index == 11'd0 || index == 11'd2 || index == 11'd4) identify_dword = NAMESPACE_BLOCKS[31:0];
             else if (index == 11'd1 || index == 11'd3 || index == 11'd5) identify_dword = NAMESPACE_BLOCKS[63:32];
             else if (index == 11'd32) identify_dword = {8'd0, LBA_SHIFT, 16'd0};     // LBA format 0: LBADS

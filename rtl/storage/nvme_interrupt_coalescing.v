@@ -14,6 +14,7 @@
 // 100 us late. One held vector goes out a cycle, the lowest first, whenever nothing passes
 // straight through.
 module nvme_interrupt_coalescing #(
+    // MSI-X vectors an entry may ask for (a power of two: the request names one in full)
     parameter VECTORS = 32,
     // Cycles of the 100 us Aggregation Time unit (250 MHz)
     parameter TIME_UNIT_CYCLES = 25000
@@ -30,6 +31,13 @@ module nvme_interrupt_coalescing #(
     output wire                       interrupt_valid,
     output wire [VECTOR_WIDTH-1:0]    interrupt_vector
 );
+
+initial begin
+    if (VECTORS < 2 || (VECTORS & (VECTORS - 1)) != 0 || TIME_UNIT_CYCLES < 2) begin
+        $error("Error: VECTORS must be a power of two, 2 or more, and TIME_UNIT_CYCLES 2 or more (instance %m)");
+        $finish;
+    end
+end
 
 localparam VECTOR_WIDTH = $clog2(VECTORS);
 localparam UNIT_WIDTH = $clog2(TIME_UNIT_CYCLES);

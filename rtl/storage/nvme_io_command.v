@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // Facts from shared/reference/nvme.md (NVMe base specification):
 // - Read 02h / Write 01h / Write Zeroes 08h: CDW10-11 SLBA, CDW12[15:0] NLB, 0-based. Flush 00h
 //   has nothing to move (the namespace has no volatile cache). Namespace 1 is the only one.
@@ -23,8 +25,12 @@
 module nvme_io_command #(
     // Width of the namespace data streams in bits (256 or 512)
     parameter DATA_WIDTH = 512,
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (512 B to
+    // 4 KiB, so a block never spans host pages)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
+    // Largest transfer: 2^MDTS pages of 4 KiB (1 to 19: the byte count is 32 bits; 0, no
+    // limit in the specification, is not offered)
     parameter [7:0] MDTS = 8'd5
 ) (
     input  wire                     clk,
@@ -104,10 +110,21 @@ module nvme_io_command #(
     output wire                     drain_data_last_event  // the released Write's last data
 );
 
-localparam [7:0] OP_FLUSH = 8'h00, OP_WRITE = 8'h01, OP_READ = 8'h02, OP_WRITE_ZEROES = 8'h08;
-localparam [7:0] SC_SUCCESS = 8'h00, SC_INVALID_OPCODE = 8'h01, SC_INVALID_FIELD = 8'h02,
-                 SC_DATA_TRANSFER_ERROR = 8'h04, SC_INVALID_NAMESPACE = 8'h0B, SC_PRP_OFFSET_INVALID = 8'h13,
-                 SC_LBA_OUT_OF_RANGE = 8'h80, SC_INTERNAL_ERROR = 8'h06;
+initial begin
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+    if (NAMESPACE_BLOCKS == 64'd0 || LBA_SHIFT < 8'd9 || LBA_SHIFT > 8'd12) begin
+        $error("Error: NAMESPACE_BLOCKS must be 1 or more and LBA_SHIFT 9 to 12 (instance %m)");
+        $finish;
+    end
+    if (MDTS < 8'd1 || MDTS > 8'd19) begin
+        $error("Error: MDTS must be 1 to 19 (instance %m)");
+        $finish;
+    end
+end
+
 localparam BEAT_BYTES = DATA_WIDTH / 8;
 localparam CHUNK_BEATS = 64 / BEAT_BYTES > 0 ? 64 / BEAT_BYTES : 1;
 localparam [31:0] MAX_TRANSFER_BYTES = 32'd4096 << MDTS;
@@ -137,13 +154,13 @@ wire [31:0] transfer_bytes = ({16'd0, nlb} + 32'd1) << LBA_SHIFT;
 wire [31:0] first_page_bytes = 32'd4096 - {20'd0, prp1[11:0]};
 wire [31:0] page_count = transfer_bytes <= first_page_bytes ? 32'd1
                        : 32'd1 + ((transfer_bytes - first_page_bytes + 32'd4095) >> 12);
-wire        moves_host_data = opcode == OP_READ || opcode == OP_WRITE;
+wire        moves_host_data = opcode == `NVME_NVM_READ || opcode == `NVME_NVM_WRITE;
 
 // A Read's pieces are the Max Payload Size (at most 1024 bytes), a Write's the Max Read Request
 // Size (at most 4096), Write Zeroes' 64 bytes
 wire [31:0] mps_bytes = max_payload >= 3'd3 ? 32'd1024 : (32'd128 << max_payload);
 wire [31:0] mrrs_bytes = max_read_request >= 3'd5 ? 32'd4096 : (32'd128 << max_read_request);
-wire [31:0] piece_limit = command == OP_READ ? mps_bytes : command == OP_WRITE ? mrrs_bytes : 32'd64;
+wire [31:0] piece_limit = command == `NVME_NVM_READ ? mps_bytes : command == `NVME_NVM_WRITE ? mrrs_bytes : 32'd64;
 wire [31:0] chunk_limit = {19'd0, page_left} < piece_limit ? {19'd0, page_left} : piece_limit;
 wire [31:0] next_chunk = bytes_left < chunk_limit ? bytes_left : chunk_limit;
 wire        stream_issued = host_stream_valid && host_stream_ready;
@@ -170,11 +187,11 @@ wire        own_under_way = reads_pending[slot] || writes_pending[slot];
 // Write's blocks starts before that one is complete (a Read must see its data, Write Zeroes and
 // Flush come after it)
 wire        overlaps_drain = !(last_lba[63:0] < drain_first_lba || slba > drain_last_lba);
-wire        must_wait = drain_busy && (opcode != OP_WRITE || overlaps_drain);
+wire        must_wait = drain_busy && (opcode != `NVME_NVM_WRITE || overlaps_drain);
 wire        command_begins = (state == S_IDLE && start && !must_wait) || (state == S_WAIT_DRAIN && !must_wait);
 wire        start_slot = drain_busy ? !drain_slot : slot;
 wire        read_issued = host_stream_read_valid && host_stream_read_ready;
-assign ns_write_from_host = command == OP_WRITE || drain_busy;
+assign ns_write_from_host = command == `NVME_NVM_WRITE || drain_busy;
 assign ns_write_cmd_valid = ns_write_from_host ? host_piece_valid : zeros_cmd_valid;
 assign ns_write_cmd_addr = ns_write_from_host ? {1'b0, host_piece_context[62:0]} + {52'd0, host_piece_offset}
                          : zeros_cmd_addr;
@@ -192,7 +209,7 @@ generate
     end
 endgenerate
 
-assign data_to_host = command == OP_READ;
+assign data_to_host = command == `NVME_NVM_READ;
 // The last data, for the counters: the namespace's write response to the last piece of a Write
 // or Write Zeroes, or a Read's last piece leaving the requester. A Read ends when its last piece
 // is handed to the requester (its completion can only follow the data out, and the next
@@ -202,7 +219,7 @@ reg  read_pieces_issued;   // a Read's last piece is with the requester: its TLP
 reg  host_stream_last;     // the piece being handed on is its Read's last
 assign data_last_event = data_last_written
                       || (read_pieces_issued && host_stream_done && streams_in_flight == 6'd1)
-                      || (slot_emptied && state == S_CHUNK && bytes_left == 32'd0 && command == OP_WRITE
+                      || (slot_emptied && state == S_CHUNK && bytes_left == 32'd0 && command == `NVME_NVM_WRITE
                           && write_answered_slot == slot);
 
 assign drain_data_last_event = slot_emptied && drain_busy && write_answered_slot == drain_slot;
@@ -243,8 +260,8 @@ always @(posedge clk) begin
     // The released Write completes when its last read and namespace write are answered
     if (drain_busy && !reads_pending[drain_slot] && !writes_pending[drain_slot]) begin
         drain_done <= 1'b1;
-        drain_status <= read_failed_slots[drain_slot] ? SC_DATA_TRANSFER_ERROR
-                      : write_failed_slots[drain_slot] ? SC_INTERNAL_ERROR : SC_SUCCESS;
+        drain_status <= read_failed_slots[drain_slot] ? `NVME_SC_DATA_TRANSFER_ERROR
+                      : write_failed_slots[drain_slot] ? `NVME_SC_INTERNAL_ERROR : `NVME_SC_SUCCESS;
         drain_busy <= 1'b0;
     end
 
@@ -266,9 +283,9 @@ always @(posedge clk) begin
         S_CHUNK: begin
             if (bytes_left == 32'd0) begin
                 // A Read ends with its last piece handed on; a Write when every read and write is answered
-                if (command == OP_READ || !own_under_way) begin
-                    if (read_failed) status_code <= SC_DATA_TRANSFER_ERROR;
-                    else if (write_failed) status_code <= SC_INTERNAL_ERROR;
+                if (command == `NVME_NVM_READ || !own_under_way) begin
+                    if (read_failed) status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
+                    else if (write_failed) status_code <= `NVME_SC_INTERNAL_ERROR;
                     done <= 1'b1;
                     state <= S_IDLE;
                 end else if (!drain_busy && release_allowed && !read_failed
@@ -285,20 +302,20 @@ always @(posedge clk) begin
                 end
             end else if (read_failed) begin
                 // A host read failed: no more pieces; wait for those under way
-                status_code <= SC_DATA_TRANSFER_ERROR;
+                status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
                 state <= S_DRAIN;
             end else if (page_left == 13'd0) begin
                 state <= S_PAGE;
             end else begin
                 chunk_bytes <= next_chunk[12:0];
                 beat <= 0;
-                if (command == OP_WRITE) begin
+                if (command == `NVME_NVM_WRITE) begin
                     host_stream_read_address <= host_address;
                     host_stream_read_dwords <= next_chunk[12:2];
                     host_stream_read_context <= {slot, ns_address[62:0]};
                     host_stream_read_valid <= 1'b1;
                     state <= S_STREAM_READ;
-                end else if (command == OP_READ) begin
+                end else if (command == `NVME_NVM_READ) begin
                     ns_read_cmd_addr <= ns_address;
                     ns_read_cmd_len <= {5'd0, next_chunk[10:0]};
                     ns_read_cmd_valid <= 1'b1;
@@ -324,18 +341,18 @@ always @(posedge clk) begin
         S_PAGE: begin
             // The next host page: PRP2 itself, or the next PRP list entry
             page_left <= 13'd4096;
-            if (command == OP_WRITE_ZEROES) begin
+            if (command == `NVME_NVM_WRITE_ZEROES) begin
                 state <= S_CHUNK;
             end else if (two_pages) begin
                 host_address <= prp2;
                 if (prp2[11:0] != 12'd0) begin
-                    status_code <= SC_PRP_OFFSET_INVALID;
+                    status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                     state <= S_FINISH;
                 end else begin
                     state <= S_CHUNK;
                 end
             end else if (list_pointer[1:0] != 2'd0) begin
-                status_code <= SC_PRP_OFFSET_INVALID;
+                status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                 state <= S_FINISH;
             end else begin
                 host_read_address <= list_pointer;
@@ -348,7 +365,7 @@ always @(posedge clk) begin
         S_LIST_CHAIN: begin
             if (host_read_done) begin
                 if (host_read_error) begin
-                    status_code <= SC_DATA_TRANSFER_ERROR;
+                    status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
                     state <= S_FINISH;
                 end else begin
                     list_pointer <= host_read_data[63:0];
@@ -362,10 +379,10 @@ always @(posedge clk) begin
                 list_pointer <= list_pointer + 64'd8;
                 host_address <= host_read_data[63:0];
                 if (host_read_error) begin
-                    status_code <= SC_DATA_TRANSFER_ERROR;
+                    status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
                     state <= S_FINISH;
                 end else if (host_read_data[11:0] != 12'd0) begin
-                    status_code <= SC_PRP_OFFSET_INVALID;
+                    status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                     state <= S_FINISH;
                 end else begin
                     state <= S_CHUNK;
@@ -395,7 +412,7 @@ always @(posedge clk) begin
         S_NS_WRITE_STATUS: begin
             if (ns_write_status_valid) begin
                 if (ns_write_status_error) begin
-                    status_code <= SC_INTERNAL_ERROR;
+                    status_code <= `NVME_SC_INTERNAL_ERROR;
                     state <= S_FINISH;
                 end else begin
                     advance();
@@ -431,7 +448,7 @@ end
 task begin_command;
     begin
         command <= opcode;
-        status_code <= SC_SUCCESS;
+        status_code <= `NVME_SC_SUCCESS;
         slot <= start_slot;
         command_first_lba <= slba;
         command_last_lba <= last_lba[63:0];
@@ -444,28 +461,28 @@ task begin_command;
         list_pointer <= prp2;
         state <= S_CHUNK;
         if (nsid != 32'd1) begin
-            status_code <= SC_INVALID_NAMESPACE;
+            status_code <= `NVME_SC_INVALID_NAMESPACE;
             state <= S_FINISH;
-        end else if (opcode != OP_FLUSH && opcode != OP_WRITE && opcode != OP_READ
-                     && opcode != OP_WRITE_ZEROES) begin
-            status_code <= SC_INVALID_OPCODE;
+        end else if (opcode != `NVME_NVM_FLUSH && opcode != `NVME_NVM_WRITE && opcode != `NVME_NVM_READ
+                     && opcode != `NVME_NVM_WRITE_ZEROES) begin
+            status_code <= `NVME_SC_INVALID_OPCODE;
             state <= S_FINISH;
-        end else if (opcode == OP_FLUSH) begin
+        end else if (opcode == `NVME_NVM_FLUSH) begin
             state <= S_FINISH;
         end else if (!lba_in_range) begin
-            status_code <= SC_LBA_OUT_OF_RANGE;
+            status_code <= `NVME_SC_LBA_OUT_OF_RANGE;
             state <= S_FINISH;
         end else if (moves_host_data && transfer_bytes > MAX_TRANSFER_BYTES) begin
-            status_code <= SC_INVALID_FIELD;
+            status_code <= `NVME_SC_INVALID_FIELD;
             state <= S_FINISH;
         end else if (moves_host_data && (prp1[1:0] != 2'd0
                                           || (page_count == 32'd2 && prp2[11:0] != 12'd0)
                                           || (page_count > 32'd2 && prp2[1:0] != 2'd0))) begin
             // PRP1, and PRP2 as a page or as a list pointer, are checked before any data
             // moves; list entries are checked as they are reached
-            status_code <= SC_PRP_OFFSET_INVALID;
+            status_code <= `NVME_SC_PRP_OFFSET_INVALID;
             state <= S_FINISH;
-        end else if (opcode == OP_WRITE_ZEROES) begin
+        end else if (opcode == `NVME_NVM_WRITE_ZEROES) begin
             // No host pages: the namespace range is written with zeros in 64-byte pieces
             page_left <= 13'd4096;
             pages_left <= 32'hFFFFFFFF;
@@ -477,11 +494,11 @@ endtask
 task advance;
     begin
         // A Read's bytes count as its pieces go out; a Write's as its pieces come in (above)
-        if (command == OP_READ) begin
+        if (command == `NVME_NVM_READ) begin
             data_event <= 1'b1;
             data_bytes <= chunk_bytes;
         end
-        data_last_written <= command == OP_WRITE_ZEROES && bytes_left == {19'd0, chunk_bytes};
+        data_last_written <= command == `NVME_NVM_WRITE_ZEROES && bytes_left == {19'd0, chunk_bytes};
         bytes_left <= bytes_left - {19'd0, chunk_bytes};
         page_left <= page_left - chunk_bytes;
         host_address <= host_address + {51'd0, chunk_bytes};

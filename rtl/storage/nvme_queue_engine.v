@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // Facts from shared/reference/nvme.md (NVMe base specification):
 // - The SQ tail doorbell says where the host stopped writing; entries from the controller's head
 //   up to it are fetched (64 bytes each) and executed in order. A queue of N entries is empty
@@ -14,29 +16,27 @@
 // - A doorbell value past the queue's size is an invalid doorbell write value, a doorbell of a
 //   queue that does not exist a write to an invalid doorbell register: both are ignored and
 //   reported through an outstanding Asynchronous Event Request (error status, log page 01h).
-// Commands in this first part: Identify (controller, namespace 1, active namespace list; 4 KiB to
-// PRP1 and, when PRP1 has an offset, PRP2), Create and Delete I/O CQ and SQ (checked as the
-// specification orders: QID, size, contiguity, vector or CQ, base alignment; a CQ with an SQ on
-// it cannot be deleted), Set/Get Features (Number of Queues, Interrupt Coalescing), Abort
-// (answered "not aborted"), Asynchronous Event Request (up to 4 outstanding, completed oldest
-// first, one per event; a fifth is refused with Asynchronous Event Request Limit Exceeded).
-// Every other admin opcode completes with Invalid Opcode.
+// Admin commands are decided by nvme_admin_command (which also writes Identify data); the I/O
+// queues they create and delete are kept here. An event completes the oldest waiting
+// Asynchronous Event Request, one per event.
 // I/O queues: when the admin queue has nothing to do, the I/O SQs with entries (and room in their
 // CQ) take turns, up to four commands each, fetched in one read; nvme_io_command executes them
 // one at a time and each completion goes to the SQ's CQ with that CQ's phase, raising its vector
 // when its interrupts are enabled.
 module nvme_queue_engine #(
-    // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1)
+    // Queue pairs of the controller, the admin one included (Number of Queues reports QUEUES-1;
+    // 2 to 65: the doorbells name 7-bit queues and the admin one is queue 0)
     parameter QUEUES = 17,
     // Width of the bulk data source (one beat of the PCIe requester)
     parameter DATA_WIDTH = 512,
-    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 or 12)
+    // Namespace 1: its size in logical blocks and the block size, 2^LBA_SHIFT bytes (9 to 12)
     parameter [63:0] NAMESPACE_BLOCKS = 64'd2048,
     parameter [7:0] LBA_SHIFT = 8'd9,
     // Identify Controller MDTS: largest transfer 2^MDTS pages of 4 KiB
     parameter [7:0] MDTS = 8'd5,
-    // Largest I/O queue, in entries (CAP.MQES + 1), and the MSI-X vectors a CQ may name
+    // Largest I/O queue, in entries (CAP.MQES + 1: 2 to 65536)
     parameter MAX_QUEUE_ENTRIES = 1024,
+    // MSI-X vectors a CQ may name (1 to 32: a completion's interrupt names a 5-bit vector)
     parameter VECTORS = 32
 ) (
     input  wire         clk,
@@ -57,11 +57,11 @@ module nvme_queue_engine #(
     input  wire         invalid_doorbell,
 
     // To the PCIe requester
-    output reg          write_valid,
+    output wire         write_valid,
     input  wire         write_ready,
-    output reg  [63:0]  write_address,
+    output wire [63:0]  write_address,
     output wire [4:0]   write_dwords,
-    output reg  [511:0] write_data,
+    output wire [511:0] write_data,
     output reg          read_valid,
     input  wire         read_ready,
     output reg  [63:0]  read_address,
@@ -73,14 +73,14 @@ module nvme_queue_engine #(
     // that the message cannot pass it
     input  wire         write_done,
     output wire         interrupt_request,
-    output reg  [4:0]   interrupt_vector,
-    output reg          interrupt_admin,    // the entry is the admin CQ's (never coalesced)
+    output wire [4:0]   interrupt_vector,
+    output wire         interrupt_admin,    // the entry is the admin CQ's (never coalesced)
     output wire [15:0]  interrupt_coalescing_setting, // Feature 08h as the host set it
     // Bulk writes of Identify data, the data from nvme_identify_data
-    output reg          bulk_valid,
+    output wire         bulk_valid,
     input  wire         bulk_ready,
-    output reg  [63:0]  bulk_address,
-    output reg  [10:0]  bulk_dwords,
+    output wire [63:0]  bulk_address,
+    output wire [10:0]  bulk_dwords,
     input  wire [10:0]  bulk_source_index,
     output wire [DATA_WIDTH-1:0] bulk_source_data,
     input  wire         bulk_done,
@@ -107,10 +107,10 @@ module nvme_queue_engine #(
     output reg          event_command,
     output wire         event_command_admin,
     output wire         event_command_unreadable,
-    output reg          event_post,
+    output wire         event_post,
     output wire         event_completion,
     output wire [2:0]   completion_status_type,
-    output reg          completion_drained,   // the entry handed over is a released Write's
+    output wire         completion_drained,   // the entry handed over is a released Write's
     output wire [7:0]   completion_status_code,
     output wire         event_sq_doorbell,
     output wire [$clog2(QUEUES)-1:0] sq_doorbell_queue,
@@ -118,50 +118,30 @@ module nvme_queue_engine #(
     output wire [$clog2(QUEUES)-1:0] fetch_queue
 );
 
-localparam [7:0] OP_DELETE_SQ = 8'h00, OP_CREATE_SQ = 8'h01, OP_DELETE_CQ = 8'h04, OP_CREATE_CQ = 8'h05,
-                 OP_IDENTIFY = 8'h06, OP_ABORT = 8'h08, OP_SET_FEATURES = 8'h09, OP_GET_FEATURES = 8'h0A,
-                 OP_ASYNC_EVENT_REQUEST = 8'h0C;
-localparam [7:0] FEATURE_INTERRUPT_COALESCING = 8'h08, FEATURE_NUMBER_OF_QUEUES = 8'h07;
-// Generic status codes (SCT 0)
-localparam [7:0] SC_SUCCESS = 8'h00, SC_INVALID_OPCODE = 8'h01, SC_INVALID_FIELD = 8'h02,
-                 SC_DATA_TRANSFER_ERROR = 8'h04, SC_INVALID_NAMESPACE = 8'h0B, SC_PRP_OFFSET_INVALID = 8'h13;
-localparam [7:0] CNS_NAMESPACE = 8'h00, CNS_CONTROLLER = 8'h01, CNS_ACTIVE_NAMESPACES = 8'h02;
-// Command-specific status (SCT 1)
-localparam [7:0] SC_EVENT_REQUEST_LIMIT_EXCEEDED = 8'h05, SC_CQ_INVALID = 8'h00, SC_INVALID_QID = 8'h01,
-                 SC_INVALID_QUEUE_SIZE = 8'h02, SC_INVALID_VECTOR = 8'h08, SC_INVALID_QUEUE_DELETION = 8'h0C;
-localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
-// Asynchronous event: error status, information 00h (invalid doorbell register) or 01h
-// (invalid doorbell write value), log page 01h (error information)
-localparam [7:0] AEI_INVALID_REGISTER = 8'h00, AEI_INVALID_VALUE = 8'h01;
+initial begin
+    if (QUEUES < 2 || QUEUES > 65) begin
+        $error("Error: QUEUES must be 2 to 65 (instance %m)");
+        $finish;
+    end
+    if (MAX_QUEUE_ENTRIES < 2 || MAX_QUEUE_ENTRIES > 65536 || VECTORS < 1 || VECTORS > 32) begin
+        $error("Error: MAX_QUEUE_ENTRIES must be 2 to 65536 and VECTORS 1 to 32 (instance %m)");
+        $finish;
+    end
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 256 or 512 (instance %m)");
+        $finish;
+    end
+end
+
 localparam [31:0] QUEUE_COUNT = QUEUES;
-localparam [15:0] IO_QUEUES_ZERO_BASED = QUEUE_COUNT[15:0] - 16'd2;
 
 assign write_dwords = 5'd4;
-// Every write this engine makes is a completion entry
-// Only completion entries interrupt (an NVM Read's data writes do not)
-reg    completion_in_flight;
-// The previous completion entry is sent and its interrupt raised: the next may be posted
-wire   completion_free = !write_valid && !completion_in_flight;
+// Every write this engine makes is a completion entry (nvme_cq_post sends them)
 // An NVM command ended while the previous completion was still going out
 reg    io_finished;
 reg  [7:0] io_result;
-reg  [7:0] posted_status_code;
-reg  [2:0] posted_status_type;
-reg    completion_interrupts;
-// A released Write's completion: its CQ slot is taken when it is released (so the room counted
-// for later fetches stays right), the entry is sent when its data is in. Completions are sent in
-// the order their slots were taken, so a later command's completion waits for it.
-reg         drain_pending, drain_finished;
-reg  [7:0]  drain_result;
-reg  [63:0] drain_address;
-reg         drain_phase;
-reg  [15:0] drain_cid;
-reg  [15:0] drain_sq_head;      // as it was when the Write was released
-reg  [4:0]  drain_vector;
-reg         drain_interrupts;
-wire        post_free = completion_free && !drain_pending;
+wire   post_free, drain_pending, posting, cq_full;
 assign io_drain_free = !drain_pending;
-assign interrupt_request = write_done && enabled && completion_in_flight && completion_interrupts;
 // Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
 // page, no more than its CQ has room for), executed in order before any other queue is served
 localparam FETCH_BATCH = 4;
@@ -181,21 +161,12 @@ reg           prefetch_unreadable;
 reg  [2:0]    prefetch_count;
 assign read_dwords = {fetch_count, 4'd0};
 
-reg [11:0] sq_head, sq_tail, cq_tail, cq_head;
-reg        phase;
-// Asynchronous Event Requests waiting for an event (oldest first), and an event waiting for one
-localparam EVENT_REQUEST_LIMIT = 4;  // Identify AERL + 1
-reg [15:0] event_request_cid [0:EVENT_REQUEST_LIMIT-1];
-reg [2:0]  event_requests;
-wire       event_request_waiting = event_requests != 3'd0;
+reg [11:0] sq_head, sq_tail;
+// An asynchronous event waiting for an Asynchronous Event Request to complete
 reg        event_pending;
 reg [7:0]  event_information;
-reg [31:0] interrupt_coalescing;
-assign interrupt_coalescing_setting = interrupt_coalescing[15:0];
 
 wire [11:0] sq_head_next = sq_head == sq_size ? 12'd0 : sq_head + 12'd1;
-wire [11:0] cq_tail_next = cq_tail == cq_size ? 12'd0 : cq_tail + 12'd1;
-wire        cq_full = cq_tail_next == cq_head;
 
 // The command being executed
 // The entry, kept while its command runs (the requester's read data moves on)
@@ -214,31 +185,12 @@ assign io_nlb = entry[399:384];
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
-assign busy = state != S_IDLE || write_valid || completion_in_flight || prefetch == P_READING || drain_pending;
+assign busy = state != S_IDLE || posting || prefetch == P_READING;
 assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
-                 S_DATA_FIRST = 3'd5, S_DATA_SECOND = 3'd6, S_IO = 3'd7;
+                 S_ADMIN_DATA = 3'd5, S_IO = 3'd7;
 reg [2:0]  state;
-// Identify: which structure, the namespace list's start, the second PRP, where the source is
-reg [7:0]  identify_cns;
-reg [31:0] identify_start_nsid;
-reg [63:0] identify_prp2;
-reg [10:0] identify_second_dwords;
-reg [10:0] source_base;
-
-// ---- Identify data: one beat of the structure's dwords at a time, for the bulk write ----
-
-nvme_identify_data #(
-    .DATA_WIDTH(DATA_WIDTH),
-    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
-    .LBA_SHIFT(LBA_SHIFT),
-    .MDTS(MDTS)
-) identify_data_inst (
-    .cns(identify_cns), .start_nsid(identify_start_nsid), .first_dword(source_base + bulk_source_index),
-    .dwords(bulk_source_data)
-);
-
 reg [31:0] result;
 reg [7:0]  status_code;
 reg [2:0]  status_type;
@@ -266,7 +218,6 @@ reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] next_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] prefetch_queue;
-reg [QUEUE_INDEX_WIDTH-1:0] drain_queue;
 // An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
 // assignments per queue: Icarus does not see array words read inside functions of an always @*)
 wire [QUEUE_SLOTS-1:0] sq_ready;
@@ -318,20 +269,59 @@ wire [QUEUE_INDEX_WIDTH-1:0] current_cq = io_sq_cqid[current_queue];
 wire [15:0] current_sq_head_next = io_sq_head[current_queue] == io_sq_size[current_queue] ? 16'd0
                                  : io_sq_head[current_queue] + 16'd1;
 
-// Create/Delete: CDW10 QID and size (0-based), CDW11 PC, and the vector (CQ) or CQ (SQ)
-wire [15:0] queue_id = cdw10[15:0];
-wire [15:0] queue_size = cdw10[31:16];
-wire        queue_contiguous = cdw11[0];
-wire [15:0] queue_vector_or_cq = cdw11[31:16];
-wire        queue_id_exists = queue_id != 16'd0 && {16'd0, queue_id} < QUEUE_COUNT;
-wire [QUEUE_INDEX_WIDTH-1:0] queue_index = queue_id[QUEUE_INDEX_WIDTH-1:0];
-wire [QUEUE_INDEX_WIDTH-1:0] sq_cq_index = queue_vector_or_cq[QUEUE_INDEX_WIDTH-1:0];
+// ---- Admin commands: nvme_admin_command decides, the table changes here ----
+
+wire [31:0] admin_result;
+wire [7:0]  admin_status_code;
+wire [2:0]  admin_status_type;
+wire        admin_waits_for_event, admin_moves_data, admin_data_done;
+wire [QUEUE_INDEX_WIDTH-1:0] admin_queue_index, admin_sq_cq_index;
+wire        admin_create_cq, admin_create_sq, admin_delete_cq, admin_delete_sq;
+wire [15:0] admin_queue_size, admin_queue_vector_or_cq;
+wire        admin_queue_interrupts;
+wire        event_request_waiting;
+wire [15:0] event_request_cid;
+wire        event_request_taken;
+
+nvme_admin_command #(
+    .QUEUES(QUEUES),
+    .DATA_WIDTH(DATA_WIDTH),
+    .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
+    .LBA_SHIFT(LBA_SHIFT),
+    .MDTS(MDTS),
+    .MAX_QUEUE_ENTRIES(MAX_QUEUE_ENTRIES),
+    .VECTORS(VECTORS)
+) admin_command_inst (
+    .clk(clk), .rst(rst || !enabled),
+    .execute(state == S_EXECUTE && !entry_unreadable && current_queue == {QUEUE_INDEX_WIDTH{1'b0}}),
+    .opcode(opcode), .cid(cid), .nsid(nsid), .prp1(prp1), .prp2(prp2), .cdw10(cdw10), .cdw11(cdw11),
+    .result(admin_result), .status_code(admin_status_code), .status_type(admin_status_type),
+    .waits_for_event(admin_waits_for_event), .moves_data(admin_moves_data), .data_done(admin_data_done),
+    .queue_index(admin_queue_index), .sq_cq_index(admin_sq_cq_index),
+    .queue_cq_valid(io_cq_valid[admin_queue_index]), .queue_sq_valid(io_sq_valid[admin_queue_index]),
+    .queue_cq_has_sq(cq_has_sq), .sq_cq_valid(io_cq_valid[admin_sq_cq_index]),
+    .create_cq(admin_create_cq), .create_sq(admin_create_sq), .delete_cq(admin_delete_cq), .delete_sq(admin_delete_sq),
+    .queue_size(admin_queue_size), .queue_vector_or_cq(admin_queue_vector_or_cq),
+    .queue_interrupts(admin_queue_interrupts),
+    .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
+    .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
+    .event_request_waiting(event_request_waiting), .event_request_cid(event_request_cid),
+    .event_request_taken(event_request_taken),
+    .interrupt_coalescing_setting(interrupt_coalescing_setting)
+);
+
+// An event completes the oldest waiting Asynchronous Event Request when the engine is idle and
+// has nothing of a batch in hand (the S_IDLE branch below)
+assign event_request_taken = state == S_IDLE && enabled && !stopping && prefetch != P_READY && prefetch != P_READING
+                          && batch_left == 3'd0 && !cq_full && event_pending && event_request_waiting;
+
+// Delete I/O CQ: whether an SQ still posts to it
 reg         cq_has_sq;
 integer     sq_scan;
 always @* begin
     cq_has_sq = 1'b0;
     for (sq_scan = 1; sq_scan < QUEUES; sq_scan = sq_scan + 1) begin
-        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == queue_index) begin
+        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == admin_queue_index) begin
             cq_has_sq = 1'b1;
         end
     end
@@ -356,10 +346,43 @@ assign event_fetch = read_valid && read_ready;
 assign fetch_queue = prefetch == P_READING ? prefetch_queue : current_queue;
 assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
 assign event_command_unreadable = entry_unreadable;
-// The engine writes nothing but completion entries
-assign event_completion = write_valid && write_ready;
-assign completion_status_type = posted_status_type;
-assign completion_status_code = posted_status_code;
+
+// ---- Completions: posted in slot order by nvme_cq_post ----
+
+// An entry is posted when a command ends (S_POST, or an NVM command's end in S_IO) and the
+// previous entry is out; a released Write's slot is taken when it is released
+wire in_io_post = state == S_IO && !io_released && (io_done || io_finished);
+wire post_now = post_free && (state == S_POST || in_io_post);
+wire release_now = state == S_IO && io_released;
+wire post_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
+// The CQ head doorbell of the admin queue, once its value is checked (below)
+wire admin_cq_head_valid = doorbell_valid && doorbell_queue == 7'd0 && doorbell_is_cq_head
+                        && doorbell_value <= {4'd0, cq_size};
+
+nvme_cq_post cq_post_inst (
+    .clk(clk), .rst(rst || !enabled), .enabled(enabled),
+    .cq_size(cq_size), .cq_base(cq_base),
+    .cq_head_valid(admin_cq_head_valid), .cq_head_value(doorbell_value[11:0]), .cq_full(cq_full),
+    .post(post_now), .hold_drain_slot(release_now), .post_admin(post_admin),
+    .post_cid(completion_cid),
+    .post_sqid(post_admin ? 16'd0 : {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue}),
+    .post_sq_head(post_admin ? {4'd0, sq_head} : io_sq_head[current_queue]),
+    .post_status_code(in_io_post ? (io_done ? io_status_code : io_result) : status_code),
+    .post_status_type(in_io_post ? `NVME_SCT_GENERIC : status_type),
+    .post_result(result),
+    .io_slot_address(io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0}),
+    .io_slot_phase(io_cq_phase[current_cq]),
+    .io_vector(io_cq_vector[current_cq][4:0]),
+    .io_interrupts(io_cq_interrupts[current_cq]),
+    .drain_done(io_drain_done), .drain_status(io_drain_status),
+    .post_free(post_free), .drain_pending(drain_pending), .posting(posting),
+    .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address), .write_data(write_data),
+    .write_done(write_done), .interrupt_request(interrupt_request), .interrupt_vector(interrupt_vector),
+    .interrupt_admin(interrupt_admin),
+    .event_post(event_post), .event_completion(event_completion),
+    .completion_status_code(completion_status_code), .completion_status_type(completion_status_type),
+    .completion_drained(completion_drained)
+);
 
 // Doorbells: check the queue exists and the value fits its size
 always @(posedge clk) begin
@@ -373,10 +396,10 @@ always @(posedge clk) begin
         if (doorbell_queue != 7'd0) begin
             if (!doorbell_io_exists) begin
                 event_pending <= 1'b1;
-                event_information <= AEI_INVALID_REGISTER;
+                event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
             end else if (doorbell_value > doorbell_io_size) begin
                 event_pending <= 1'b1;
-                event_information <= AEI_INVALID_VALUE;
+                event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
             end else if (doorbell_is_cq_head) begin
                 io_cq_head[doorbell_index] <= doorbell_value;
             end else begin
@@ -384,16 +407,14 @@ always @(posedge clk) begin
             end
         end else if (doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size}) begin
             event_pending <= 1'b1;
-            event_information <= AEI_INVALID_VALUE;
-        end else if (doorbell_is_cq_head) begin
-            cq_head <= doorbell_value[11:0];
-        end else begin
-            sq_tail <= doorbell_value[11:0];
+            event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
+        end else if (!doorbell_is_cq_head) begin
+            sq_tail <= doorbell_value[11:0];  // (the CQ head is nvme_cq_post's: admin_cq_head_valid)
         end
     end
     if (invalid_doorbell && enabled) begin
         event_pending <= 1'b1;
-        event_information <= AEI_INVALID_REGISTER;
+        event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
     end
     // The event is handed to a waiting request (below) when its completion is posted
     if (state == S_IDLE && event_pending && event_request_waiting && !cq_full && enabled) begin
@@ -401,47 +422,20 @@ always @(posedge clk) begin
     end
     if (rst || !enabled) begin
         sq_tail <= 12'd0;
-        cq_head <= 12'd0;
         event_pending <= 1'b0;
     end
 end
 
-integer index;
 always @(posedge clk) begin
     event_command <= 1'b0;
-    event_post <= 1'b0;
     created_sq <= 1'b0;
     created_cq <= 1'b0;
-    if (write_done) begin
-        completion_in_flight <= 1'b0;
-    end
     if (read_valid && read_ready) begin
         read_valid <= 1'b0;
-    end
-    // A completion entry goes to the requester while the engine moves on; the next one waits
-    // until it has been sent (and its interrupt raised)
-    if (write_valid && write_ready) begin
-        write_valid <= 1'b0;
-        completion_in_flight <= 1'b1;
     end
     if (io_done) begin
         io_finished <= 1'b1;
         io_result <= io_status_code;
-    end
-    if (io_drain_done) begin
-        drain_finished <= 1'b1;
-        drain_result <= io_drain_status;
-    end
-    if (drain_pending && (drain_finished || io_drain_done) && completion_free) begin
-        send_completion(drain_address, drain_phase, drain_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, drain_queue},
-                        drain_sq_head, drain_finished ? drain_result : io_drain_status, 3'd0, 32'd0,
-                        drain_vector, drain_interrupts);
-        completion_drained <= 1'b1;
-        drain_pending <= 1'b0;
-        drain_finished <= 1'b0;
-    end
-    if (bulk_valid && bulk_ready) begin
-        bulk_valid <= 1'b0;
     end
     if (state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
             && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
@@ -467,16 +461,11 @@ always @(posedge clk) begin
                     // its entries come first
                 end else if (batch_left != 3'd0) begin
                     take_batch_entry();
-                end else if (!cq_full && event_pending && event_request_waiting) begin
-                    // An event completes the oldest waiting Asynchronous Event Request
-                    for (index = 0; index < EVENT_REQUEST_LIMIT - 1; index = index + 1) begin
-                        event_request_cid[index] <= event_request_cid[index + 1];
-                    end
-                    event_requests <= event_requests - 3'd1;
-                    completion_cid <= event_request_cid[0];
-                    result <= {8'd0, 8'h01, event_information, 5'd0, 3'd0};
-                    status_code <= SC_SUCCESS;
-                    status_type <= 3'd0;
+                end else if (event_request_taken) begin
+                    completion_cid <= event_request_cid;
+                    result <= {8'd0, `NVME_LOG_ERROR_INFORMATION, event_information, 5'd0, `NVME_EVENT_TYPE_ERROR};
+                    status_code <= `NVME_SC_SUCCESS;
+                    status_type <= `NVME_SCT_GENERIC;
                     // An admin completion, whichever queue ran last
                     current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     state <= S_POST;
@@ -507,12 +496,13 @@ always @(posedge clk) begin
             end
         end
         S_IO: begin
+            // (posted by nvme_cq_post: release or post)
             if (io_released) begin
-                take_drain_slot();
+                take_io_cq_slot();
                 next_command();
             end else if ((io_done || io_finished) && post_free) begin
                 io_finished <= 1'b0;
-                post(io_done ? io_status_code : io_result, 3'd0);
+                take_io_cq_slot();
                 next_command();
             end
         end
@@ -520,193 +510,80 @@ always @(posedge clk) begin
             event_command <= 1'b1;
             completion_cid <= cid;
             result <= 32'd0;
-            status_code <= SC_SUCCESS;
-            status_type <= 3'd0;
+            status_code <= `NVME_SC_SUCCESS;
+            status_type <= `NVME_SCT_GENERIC;
             state <= S_POST;
             if (entry_unreadable) begin
                 // The entry could not be read: its CID is unknown, so the host sees 0
                 completion_cid <= 16'd0;
-                status_code <= SC_DATA_TRANSFER_ERROR;
+                status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
             end else if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
                 // An NVM command: nvme_io_command takes it this cycle (io_start)
                 state <= S_IO;
             end else begin
-                case (opcode)
-                    OP_SET_FEATURES, OP_GET_FEATURES: begin
-                        if (cdw10[7:0] == FEATURE_NUMBER_OF_QUEUES) begin
-                            // Set asks for counts (0-based); 0xFFFF is invalid. Both answer with
-                            // the queues the controller has.
-                            if (opcode == OP_SET_FEATURES && (cdw11[15:0] == 16'hFFFF || cdw11[31:16] == 16'hFFFF)) begin
-                                status_code <= SC_INVALID_FIELD;
-                            end else begin
-                                result <= {IO_QUEUES_ZERO_BASED, IO_QUEUES_ZERO_BASED};
-                            end
-                        end else if (cdw10[7:0] == FEATURE_INTERRUPT_COALESCING) begin
-                            if (opcode == OP_SET_FEATURES) begin
-                                interrupt_coalescing <= {16'd0, cdw11[15:0]};
-                            end else begin
-                                result <= interrupt_coalescing;
-                            end
-                        end else begin
-                            status_code <= SC_INVALID_FIELD;
-                        end
-                    end
-                    OP_IDENTIFY: begin
-                        identify_cns <= cdw10[7:0];
-                        identify_start_nsid <= nsid;
-                        identify_prp2 <= prp2;
-                        // PRP1 may start inside its page (dword aligned); the rest goes to PRP2,
-                        // which must then be page aligned
-                        identify_second_dwords <= {1'b0, prp1[11:2]};
-                        if (cdw10[7:0] != CNS_CONTROLLER && cdw10[7:0] != CNS_NAMESPACE
-                                && cdw10[7:0] != CNS_ACTIVE_NAMESPACES) begin
-                            status_code <= SC_INVALID_FIELD;
-                        end else if (cdw10[7:0] == CNS_NAMESPACE && nsid != 32'd1) begin
-                            status_code <= SC_INVALID_NAMESPACE;
-                        end else if (prp1[1:0] != 2'd0 || (prp1[11:0] != 12'd0 && prp2[11:0] != 12'd0)) begin
-                            status_code <= SC_PRP_OFFSET_INVALID;
-                        end else begin
-                            bulk_address <= prp1;
-                            bulk_dwords <= 11'd1024 - {1'b0, prp1[11:2]};
-                            bulk_valid <= 1'b1;
-                            source_base <= 11'd0;
-                            state <= S_DATA_FIRST;
-                        end
-                    end
-                    OP_CREATE_CQ: begin
-                        status_type <= 3'd1;
-                        if (!queue_id_exists || io_cq_valid[queue_index]) begin
-                            status_code <= SC_INVALID_QID;
-                        end else if (queue_size == 16'd0 || queue_size > MQES) begin
-                            status_code <= SC_INVALID_QUEUE_SIZE;
-                        end else if (!queue_contiguous) begin
-                            status_type <= 3'd0;
-                            status_code <= SC_INVALID_FIELD;  // CAP.CQR: queues must be contiguous
-                        end else if (cdw11[1] && queue_vector_or_cq >= VECTORS) begin
-                            status_code <= SC_INVALID_VECTOR;
-                        end else if (prp1[11:0] != 12'd0) begin
-                            status_type <= 3'd0;
-                            status_code <= SC_PRP_OFFSET_INVALID;
-                        end else begin
-                            status_type <= 3'd0;
-                            io_cq_valid[queue_index] <= 1'b1;
-                            io_cq_base[queue_index] <= prp1;
-                            io_cq_size[queue_index] <= queue_size;
-                            io_cq_vector[queue_index] <= queue_vector_or_cq;
-                            io_cq_tail[queue_index] <= 16'd0;
-                            created_cq <= 1'b1;
-                            created_index <= queue_index;
-                            io_cq_phase[queue_index] <= 1'b1;
-                            io_cq_interrupts[queue_index] <= cdw11[1];
-                        end
-                    end
-                    OP_CREATE_SQ: begin
-                        status_type <= 3'd1;
-                        if (!queue_id_exists || io_sq_valid[queue_index]) begin
-                            status_code <= SC_INVALID_QID;
-                        end else if (queue_size == 16'd0 || queue_size > MQES) begin
-                            status_code <= SC_INVALID_QUEUE_SIZE;
-                        end else if (!queue_contiguous) begin
-                            status_type <= 3'd0;
-                            status_code <= SC_INVALID_FIELD;
-                        end else if (queue_vector_or_cq == 16'd0 || {16'd0, queue_vector_or_cq} >= QUEUE_COUNT
-                                     || !io_cq_valid[sq_cq_index]) begin
-                            status_code <= SC_CQ_INVALID;
-                        end else if (prp1[11:0] != 12'd0) begin
-                            status_type <= 3'd0;
-                            status_code <= SC_PRP_OFFSET_INVALID;
-                        end else begin
-                            status_type <= 3'd0;
-                            io_sq_valid[queue_index] <= 1'b1;
-                            io_sq_base[queue_index] <= prp1;
-                            io_sq_size[queue_index] <= queue_size;
-                            io_sq_cqid[queue_index] <= sq_cq_index;
-                            io_sq_head[queue_index] <= 16'd0;
-                            created_sq <= 1'b1;
-                            created_index <= queue_index;
-                        end
-                    end
-                    OP_DELETE_SQ: begin
-                        if (!queue_id_exists || !io_sq_valid[queue_index]) begin
-                            status_type <= 3'd1;
-                            status_code <= SC_INVALID_QID;
-                        end else begin
-                            io_sq_valid[queue_index] <= 1'b0;
-                        end
-                    end
-                    OP_DELETE_CQ: begin
-                        if (!queue_id_exists || !io_cq_valid[queue_index]) begin
-                            status_type <= 3'd1;
-                            status_code <= SC_INVALID_QID;
-                        end else if (cq_has_sq) begin
-                            status_type <= 3'd1;
-                            status_code <= SC_INVALID_QUEUE_DELETION;
-                        end else begin
-                            io_cq_valid[queue_index] <= 1'b0;
-                        end
-                    end
-                    OP_ABORT: result <= 32'd1;  // bit 0: the command was not aborted
-                    OP_ASYNC_EVENT_REQUEST: begin
-                        if (event_requests == EVENT_REQUEST_LIMIT) begin
-                            status_code <= SC_EVENT_REQUEST_LIMIT_EXCEEDED;
-                            status_type <= 3'd1;
-                        end else begin
-                            // Completes when an event happens
-                            event_request_cid[event_requests[1:0]] <= cid;
-                            event_requests <= event_requests + 3'd1;
-                            state <= S_IDLE;
-                        end
-                    end
-                    default: status_code <= SC_INVALID_OPCODE;
-                endcase
-            end
-        end
-        S_DATA_FIRST: begin
-            if (bulk_done) begin
-                if (identify_second_dwords != 11'd0) begin
-                    bulk_address <= identify_prp2;
-                    bulk_dwords <= identify_second_dwords;
-                    bulk_valid <= 1'b1;
-                    source_base <= 11'd1024 - identify_second_dwords;
-                    state <= S_DATA_SECOND;
-                end else begin
-                    state <= S_POST;
+                result <= admin_result;
+                status_code <= admin_status_code;
+                status_type <= admin_status_type;
+                if (admin_waits_for_event) begin
+                    state <= S_IDLE;
+                end else if (admin_moves_data) begin
+                    state <= S_ADMIN_DATA;
                 end
             end
         end
-        S_DATA_SECOND: begin
-            if (bulk_done) begin
+        S_ADMIN_DATA: begin
+            if (admin_data_done) begin
                 state <= S_POST;
             end
         end
         default: begin  // S_POST
             if (post_free) begin
-                post(status_code, status_type);
+                if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
+                    take_io_cq_slot();
+                end
                 state <= S_IDLE;
             end
         end
     endcase
 
+    if (admin_create_cq) begin
+        io_cq_valid[admin_queue_index] <= 1'b1;
+        io_cq_base[admin_queue_index] <= prp1;
+        io_cq_size[admin_queue_index] <= admin_queue_size;
+        io_cq_vector[admin_queue_index] <= admin_queue_vector_or_cq;
+        io_cq_tail[admin_queue_index] <= 16'd0;
+        io_cq_phase[admin_queue_index] <= 1'b1;
+        io_cq_interrupts[admin_queue_index] <= admin_queue_interrupts;
+        created_cq <= 1'b1;
+        created_index <= admin_queue_index;
+    end
+    if (admin_create_sq) begin
+        io_sq_valid[admin_queue_index] <= 1'b1;
+        io_sq_base[admin_queue_index] <= prp1;
+        io_sq_size[admin_queue_index] <= admin_queue_size;
+        io_sq_cqid[admin_queue_index] <= admin_sq_cq_index;
+        io_sq_head[admin_queue_index] <= 16'd0;
+        created_sq <= 1'b1;
+        created_index <= admin_queue_index;
+    end
+    if (admin_delete_sq) begin
+        io_sq_valid[admin_queue_index] <= 1'b0;
+    end
+    if (admin_delete_cq) begin
+        io_cq_valid[admin_queue_index] <= 1'b0;
+    end
+
     if (rst || !enabled) begin
         state <= S_IDLE;
         sq_head <= 12'd0;
-        cq_tail <= 12'd0;
-        phase <= 1'b1;
-        event_requests <= 3'd0;
-        interrupt_coalescing <= 32'd0;
         io_cq_valid <= {QUEUE_SLOTS{1'b0}};
         io_sq_valid <= {QUEUE_SLOTS{1'b0}};
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
         prefetch <= P_NONE;
-        drain_pending <= 1'b0;
-        drain_finished <= 1'b0;
         io_finished <= 1'b0;
-        completion_in_flight <= 1'b0;
         read_valid <= 1'b0;
-        write_valid <= 1'b0;
-        bulk_valid <= 1'b0;
     end
 end
 
@@ -770,26 +647,6 @@ task next_command;
     end
 endtask
 
-// The completion entry: DW0 result, DW2 SQ head and SQ ID, DW3 CID, phase and status (DNR on
-// errors), to the requester; its interrupt is raised once it has gone out
-task send_completion(input [63:0] address, input entry_phase, input [15:0] entry_cid, input [15:0] sqid,
-                     input [15:0] sqhd, input [7:0] code, input [2:0] code_type, input [31:0] entry_result,
-                     input [4:0] vector, input interrupts);
-    begin
-        posted_status_code <= code;
-        posted_status_type <= code_type;
-        completion_drained <= 1'b0;
-        event_post <= 1'b1;
-        write_address <= address;
-        write_data <= {384'd0, code != SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
-                       sqhd, 32'd0, entry_result};
-        interrupt_vector <= vector;
-        interrupt_admin <= sqid == 16'd0;
-        completion_interrupts <= interrupts;
-        write_valid <= 1'b1;
-    end
-endtask
-
 // The current I/O queue's CQ slot is taken (its tail moves on, the phase flips on a wrap)
 task take_io_cq_slot;
     begin
@@ -798,42 +655,6 @@ task take_io_cq_slot;
         if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
             io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
         end
-    end
-endtask
-
-// The entry's slot in the CQ is taken now, so the engine can go on while the requester sends it
-task post(input [7:0] code, input [2:0] code_type);
-    begin
-        if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
-            send_completion(cq_base + {48'd0, cq_tail, 4'd0}, phase, completion_cid, 16'd0, {4'd0, sq_head}, code,
-                            code_type, result, 5'd0, 1'b1);
-            cq_tail <= cq_tail_next;
-            if (cq_tail == cq_size) begin
-                phase <= !phase;
-            end
-        end else begin
-            send_completion(io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0}, io_cq_phase[current_cq],
-                            completion_cid, {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue},
-                            io_sq_head[current_queue], code, code_type, result, io_cq_vector[current_cq][4:0],
-                            io_cq_interrupts[current_cq]);
-            take_io_cq_slot();
-        end
-    end
-endtask
-
-// A released Write's CQ slot, kept for its completion
-task take_drain_slot;
-    begin
-        drain_pending <= 1'b1;
-        drain_finished <= 1'b0;
-        drain_address <= io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
-        drain_phase <= io_cq_phase[current_cq];
-        drain_cid <= completion_cid;
-        drain_queue <= current_queue;
-        drain_sq_head <= io_sq_head[current_queue];
-        drain_vector <= io_cq_vector[current_cq][4:0];
-        drain_interrupts <= io_cq_interrupts[current_cq];
-        take_io_cq_slot();
     end
 endtask
 

@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "nvme_defs.vh"
+
 // The map is the NVMe base specification's (offsets and fields in shared/reference/nvme.md), so
 // it is written here rather than generated from SystemRDL: several registers act on write
 // (CC.EN starts and resets the controller, CC.SHN shuts it down, INTMS/INTMC set and clear the
@@ -24,6 +26,7 @@ module nvme_registers #(
     parameter MAX_QUEUE_ENTRIES = 1024,
     // Cycles from CC.EN (or SHN) changing to CSTS following
     parameter READY_DELAY = 16,
+    // Width of the BAR0 offset: the doorbells from 0x1000 need 13 bits or more
     parameter ADDR_WIDTH = 16
 ) (
     input  wire                   clk,
@@ -63,7 +66,6 @@ module nvme_registers #(
     output reg                    invalid_doorbell
 );
 
-localparam [31:0] VERSION = 32'h00010400;  // NVMe 1.4
 localparam [15:0] MQES = MAX_QUEUE_ENTRIES - 1;
 // CAP: MQES, CQR (contiguous queues required), TO = 1 (500 ms), DSTRD 0, CSS bit 37 (NVM command
 // set), MPSMIN = MPSMAX = 0 (4 KiB pages)
@@ -76,6 +78,10 @@ localparam DELAY_WIDTH = $clog2(READY_DELAY + 1);
 initial begin
     if (QUEUES < 2 || QUEUES > 65 || MAX_QUEUE_ENTRIES < 2 || MAX_QUEUE_ENTRIES > 65536) begin
         $error("Error: QUEUES must be 2 to 65 and MAX_QUEUE_ENTRIES 2 to 65536 (instance %m)");
+        $finish;
+    end
+    if (ADDR_WIDTH < 13 || READY_DELAY < 1) begin
+        $error("Error: ADDR_WIDTH must be 13 or more and READY_DELAY 1 or more (instance %m)");
         $finish;
     end
 end
@@ -234,7 +240,7 @@ always @(posedge clk) begin
         case (s_axil_araddr)
             A_CAP_LOW: s_axil_rdata <= CAPABILITIES[31:0];
             A_CAP_HIGH: s_axil_rdata <= CAPABILITIES[63:32];
-            A_VS: s_axil_rdata <= VERSION;
+            A_VS: s_axil_rdata <= `NVME_VERSION;
             A_INTMS, A_INTMC: s_axil_rdata <= mask;
             A_CC: s_axil_rdata <= cc;
             A_CSTS: s_axil_rdata <= {26'd0, 2'b00, shutdown_state, fatal, enabled};

@@ -11,7 +11,7 @@
 // asked for waits in a small FIFO until its answer. Starting a command in a slot clears that
 // slot's failures (its counts are zero by then).
 module nvme_write_slots #(
-    // Namespace writes under way at most (the FIFO of their slots)
+    // Namespace writes under way at most (the FIFO of their slots: a power of two, its indexes wrap)
     parameter WRITES = 64
 ) (
     input  wire       clk,
@@ -36,6 +36,13 @@ module nvme_write_slots #(
     output wire       write_answered_slot, // the slot of the write answered this cycle
     output wire       slot_emptied         // that write was its slot's last read or write under way
 );
+
+initial begin
+    if (WRITES < 2 || (WRITES & (WRITES - 1)) != 0) begin
+        $error("Error: WRITES must be a power of two, 2 or more (instance %m)");
+        $finish;
+    end
+end
 
 localparam COUNT_WIDTH = $clog2(WRITES + 1);
 localparam ORDER_WIDTH = $clog2(WRITES);

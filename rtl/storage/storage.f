@@ -1,9 +1,12 @@
 # rtl/storage: the NVMe storage engine. Paths are relative to this file.
 storage.vlt
+nvme_defs.vh
 nvme_registers.v
 nvme_write_slots.v
 nvme_io_command.v
 nvme_identify_data.v
+nvme_admin_command.v
+nvme_cq_post.v
 nvme_interrupt_coalescing.v
 nvme_queue_engine.v
 nvme_controller.v

@@ -17,6 +17,9 @@ from dpuv import PROJECT_ROOT
 
 TB_ROOT = PROJECT_ROOT / "tb"
 MANIFEST_NAME = "manifest.toml"
+# A file list may name Verilog headers: they are not compiled on their own, their folders are
+# searched by `include, and their text is part of the build fingerprint
+HEADER_SUFFIX = ".vh"
 
 
 class ManifestError(ValueError):
@@ -69,6 +72,14 @@ class Bench:
                     if source not in files:
                         files.append(source)
         return files
+
+    def headers(self) -> list[Path]:
+        """The Verilog headers the file lists name (sources() has them too)."""
+        return [source for source in self.sources() if source.suffix == HEADER_SUFFIX]
+
+    def include_dirs(self) -> list[Path]:
+        """The folders `include searches: those of the headers, in file-list order."""
+        return list(dict.fromkeys(header.parent for header in self.headers()))
 
 
 @dataclass(frozen=True)

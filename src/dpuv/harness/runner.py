@@ -21,7 +21,7 @@ from pathlib import Path
 from cocotb_tools.runner import VerilatorControlFile, Verilog, get_runner
 
 from dpuv.harness import toolchain
-from dpuv.harness.benches import PROJECT_ROOT, Bench
+from dpuv.harness.benches import HEADER_SUFFIX, PROJECT_ROOT, Bench
 
 # Builds are reused across runs; a run that must not share them (a nested suite in a test) sets DPUV_BUILD_DIR
 BUILD_ROOT = PROJECT_ROOT / os.environ.get("DPUV_BUILD_DIR", "sim_build")
@@ -109,7 +109,7 @@ def _sources(bench: Bench, simulator: str) -> list:
         if source.suffix == ".vlt":
             if simulator == "verilator":
                 tagged.append(VerilatorControlFile(source))
-        else:
+        elif source.suffix != HEADER_SUFFIX:
             tagged.append(Verilog(source))
     return tagged
 
@@ -117,6 +117,9 @@ def _sources(bench: Bench, simulator: str) -> list:
 def _build_fingerprint(bench: Bench, sources: list, parameters: dict, simulator: toolchain.Simulator, build_args: list) -> str:
     description = {
         "sources": [str(source.value) for source in sources],
+        # Icarus rebuilds only when a compiled file is newer than its build, so a header's edit
+        # must change the fingerprint
+        "headers": {str(header): hashlib.sha256(header.read_bytes()).hexdigest() for header in bench.headers()},
         "parameters": parameters,
         "simulator": [simulator.name, simulator.version_text],
         "build_args": build_args,
@@ -203,6 +206,7 @@ def run(
             sources=sources,
             hdl_toplevel=bench.toplevel,
             parameters=build_parameters,
+            includes=bench.include_dirs(),
             build_args=build_args,
             build_dir=folder,
             always=rebuild,

@@ -55,6 +55,9 @@ class Target:
     def sources(self) -> list[Path]:
         return [path for path in benches.find(self.bench).sources() if path.suffix in (".v", ".sv")]
 
+    def include_dirs(self) -> list[Path]:
+        return benches.find(self.bench).include_dirs()
+
 
 @dataclass
 class SynthResult:
@@ -125,7 +128,8 @@ def synthesise(target: Target) -> SynthResult:
     # Paths relative to the build folder: YoWASP's sandbox maps the real /tmp away (it mounts its
     # own temporary directory there), so absolute paths of a checkout under /tmp are not visible.
     script = "\n".join([
-        "read_verilog -sv " + " ".join(os.path.relpath(source, folder) for source in target.sources()),
+        "read_verilog -sv " + " ".join([*(f"-I{os.path.relpath(include, folder)}" for include in target.include_dirs()),
+                                         *(os.path.relpath(source, folder) for source in target.sources())]),
         f"chparam {settings} {target.top}" if settings else "",
         f"synth_ecp5 -top {target.top} -json netlist.json",
         "tee -o stat.json stat -json",
