@@ -17,14 +17,10 @@ from dpuv.regs.access import BlockWindow
 from dpuv.regs.maps import rdma_engine
 
 BLOCK = rdma_engine.BLOCK
-COUNTERS = ("RX_FRAMES", "RX_BYTES", "RX_FRAMES_GOOD", "TX_FRAMES", "TX_BYTES", "ACKS_SENT", "NAKS_SENT", "DUPLICATES",
-            "SEQUENCE_DROPS", "UNKNOWN_QP_DROPS", "ACCESS_ERRORS", "INVALID_REQUESTS", "DROPS_ICRC", "DROPS_MALFORMED",
-            "DROPS_OVERFLOW", "ACK_LATENCY_MIN", "ACK_LATENCY_MAX", "ACK_LATENCY_SUM", "ACK_LATENCY_COUNT",
-            "REQUESTS_SENT", "RETRANSMITS", "TIMEOUTS", "RETRIES", "ACKS_RECEIVED", "NAKS_RECEIVED",
-            "RESPONSES_DROPPED", "COMPLETIONS", "COMPLETION_ERRORS", "DOORBELLS_REJECTED", "DOORBELL_LATENCY_MIN",
-            "DOORBELL_LATENCY_MAX", "DOORBELL_LATENCY_SUM", "DOORBELL_LATENCY_COUNT", "TX_BEATS",
-            "TX_SPAN_CYCLES", "RNR_NAKS_SENT",
-            "RNR_NAKS_RECEIVED")
+# The counters are every register from the counter window on (rtl/rdma/regs/rdma_engine.rdl),
+# in address order: the register map is their one list
+COUNTER_WINDOW = BLOCK["RX_FRAMES"].offset
+COUNTERS = tuple(register.name for register in BLOCK.registers if register.offset >= COUNTER_WINDOW)
 
 WQE_BYTES = 64
 RECEIVE_WQE_BYTES = 32

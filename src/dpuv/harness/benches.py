@@ -70,6 +70,14 @@ class Bench:
                         files.append(source)
         return files
 
+    def include_dirs(self) -> list[Path]:
+        """The folders of the bench's sources: an `include names a file beside the one that includes it."""
+        folders: list[Path] = []
+        for source in self.sources():
+            if source.parent not in folders:
+                folders.append(source.parent)
+        return folders
+
 
 @dataclass(frozen=True)
 class Area:

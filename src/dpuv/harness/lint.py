@@ -14,10 +14,11 @@ def main() -> int:
     failures = 0
     for bench in benches.BENCHES:
         sources = [str(source) for source in bench.sources()]
+        includes = [f"-I{folder}" for folder in bench.include_dirs()]
         for parameters in bench.parameter_sets:
             overrides = [f"-G{name}={value}" for name, value in parameters.items()]
             command = [str(verilator.executable), "--lint-only", "-Wall", "--top-module", bench.toplevel,
-                       *overrides, *sources]
+                       *overrides, *includes, *sources]
             completed = subprocess.run(command, capture_output=True, text=True)
             status = "clean" if completed.returncode == 0 else "WARNINGS"
             print(f"lint {bench.toplevel:18} {runner.parameter_slug(parameters):42} {status}")

@@ -110,9 +110,11 @@ def _sources(bench: Bench, simulator: str) -> list:
     return tagged
 
 
-def _build_fingerprint(bench: Bench, sources: list, parameters: dict, simulator: toolchain.Simulator, build_args: list) -> str:
+def _build_fingerprint(bench: Bench, sources: list, includes: list, parameters: dict, simulator: toolchain.Simulator,
+                       build_args: list) -> str:
     description = {
         "sources": [str(source.value) for source in sources],
+        "includes": [str(include) for include in includes],
         "parameters": parameters,
         "simulator": [simulator.name, simulator.version_text],
         "build_args": build_args,
@@ -177,7 +179,8 @@ def run(
             build_args += ["-CFLAGS", "-O0"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
-    fingerprint = _build_fingerprint(bench, sources, build_parameters, simulator, build_args)
+    includes = bench.include_dirs()
+    fingerprint = _build_fingerprint(bench, sources, includes, build_parameters, simulator, build_args)
     fingerprint_file = folder / "dpuv-build-fingerprint"
     rebuild = not fingerprint_file.exists() or fingerprint_file.read_text() != fingerprint
 
@@ -196,6 +199,7 @@ def run(
     try:
         runner.build(
             sources=sources,
+            includes=includes,
             hdl_toplevel=bench.toplevel,
             parameters=build_parameters,
             build_args=build_args,
