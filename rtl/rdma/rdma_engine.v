@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "roce_defs.vh"
+`include "rdma_host_interface.vh"
 
 // Receive: roce_rx_parser -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK,
 // READ responses) to roce_requester. Transmit: the responder's ACKs and READ responses and the

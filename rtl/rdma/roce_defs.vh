@@ -1,4 +1,5 @@
-// RoCEv2 RC protocol constants and the engine's host-interface codes, written once for rtl/rdma
+// RoCEv2 RC protocol constants, written once for rtl/rdma (the host interface's are in
+// generated/rdma_host_interface.vh, from host_interface.toml)
 //
 // An include, not a module: it holds only text macros (which outlive `resetall), so it carries
 // no `timescale or `default_nettype of its own, and the guard lets every module that needs it
@@ -40,30 +41,5 @@
 `define ROCE_AETH_NAK_INVALID_REQUEST    8'h61
 `define ROCE_AETH_NAK_REMOTE_ACCESS      8'h62
 `define ROCE_AETH_NAK_REMOTE_OPERATIONAL 8'h63
-
-// Send WQE opcodes (the engine's host interface; 0 is RDMA WRITE)
-`define RDMA_WQE_WRITE                   8'd0
-`define RDMA_WQE_WRITE_IMM               8'd1
-`define RDMA_WQE_SEND                    8'd2
-`define RDMA_WQE_SEND_IMM                8'd3
-`define RDMA_WQE_READ                    8'd4
-
-// ibv_wc_opcode values of the completion entries
-`define RDMA_WC_SEND                     8'd0
-`define RDMA_WC_RDMA_WRITE               8'd1
-`define RDMA_WC_RDMA_READ                8'd2
-`define RDMA_WC_RECV                     8'd128
-`define RDMA_WC_RECV_RDMA_WITH_IMM       8'd129
-
-// ibv_wc_status values of the completion entries
-`define RDMA_WC_SUCCESS                  8'd0
-`define RDMA_WC_LOC_LEN_ERR              8'd1
-`define RDMA_WC_LOC_QP_OP_ERR            8'd2
-`define RDMA_WC_WR_FLUSH_ERR             8'd5
-`define RDMA_WC_REM_INV_REQ_ERR          8'd9
-`define RDMA_WC_REM_ACCESS_ERR           8'd10
-`define RDMA_WC_REM_OP_ERR               8'd11
-`define RDMA_WC_RETRY_EXC_ERR            8'd12
-`define RDMA_WC_RNR_RETRY_EXC_ERR        8'd13
 
 `endif

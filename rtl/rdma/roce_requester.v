@@ -4,14 +4,14 @@
 `default_nettype none
 
 `include "roce_defs.vh"
+`include "rdma_host_interface.vh"
 
-// Host side: each QP has a send queue, a ring of 2^log_size 64-byte work queue entries (WQEs)
-// in host memory. The host writes WQEs, then rings the doorbell with its free-running producer
-// index; the requester fetches each WQE by DMA and hands it to roce_segmenter, which cuts it
-// into packets. Completions go to roce_completion_queue in order, per QP.
-//
-// WQE layout (little endian): byte 0 opcode (WQE_* below), 4-7 immediate data, 8-15 wr_id,
-// 16-23 local address, 24-27 length, 28-31 R_Key, 32-39 remote address, the rest ignored.
+// Host side: each QP has a send queue, a ring of 2^log_size work queue entries (WQEs) in host
+// memory. The host writes WQEs, then rings the doorbell with its free-running producer index;
+// the requester fetches each WQE by DMA and hands it to roce_segmenter, which cuts it into
+// packets. Completions go to roce_completion_queue in order, per QP. The WQE's layout and
+// opcodes are rtl/rdma/host_interface.toml's (the generated rdma_host_interface.vh); its
+// other bytes are ignored.
 //
 // Facts from shared/reference/roce.md and the IBA requester rules:
 // - Responses count only for PSNs from the oldest unacknowledged to the last sent; the rest
@@ -146,7 +146,9 @@ module roce_requester #(
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
 localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
-localparam WQE_BYTES = 64;
+localparam WQE_BYTES = `RDMA_SEND_WQE_BYTES;
+// WQEs sit at whole multiples of their size in the ring
+localparam WQE_ADDRESS_SHIFT = $clog2(WQE_BYTES);
 localparam WQE_BEATS = WQE_BYTES / KEEP_WIDTH > 0 ? WQE_BYTES / KEEP_WIDTH : 1;
 localparam LANE_BITS = KEEP_WIDTH > WQE_BYTES ? WQE_BYTES * 8 : DATA_WIDTH;
 
@@ -163,6 +165,10 @@ initial begin
     end
     if (MAX_UNACKED_PSNS < 1 || MAX_UNACKED_PSNS >= 8388608) begin
         $error("Error: MAX_UNACKED_PSNS must be from 1 to 2^23 - 1 (instance %m)");
+        $finish;
+    end
+    if ((WQE_BYTES & (WQE_BYTES - 1)) != 0 || WQE_BYTES > 64) begin
+        $error("Error: the send WQE of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
         $finish;
     end
 end
@@ -399,13 +405,13 @@ wire        window_open = psn_before(next_psn, unacked_psn) || unacked_psns < MA
 // The fetched WQE
 reg [WQE_BYTES*8-1:0] wqe;
 reg [$clog2(WQE_BEATS+1)-1:0] wqe_beat;
-wire [7:0]  wqe_opcode = wqe[7:0];
-wire [31:0] wqe_immediate = wqe[63:32];
-wire [63:0] wqe_wr_id = wqe[127:64];
-wire [63:0] wqe_local_address = wqe[191:128];
-wire [31:0] wqe_length = wqe[223:192];
-wire [31:0] wqe_rkey = wqe[255:224];
-wire [63:0] wqe_remote_address = wqe[319:256];
+wire [7:0]  wqe_opcode = wqe[`RDMA_SEND_WQE_OPCODE_LSB +: `RDMA_SEND_WQE_OPCODE_WIDTH];
+wire [31:0] wqe_immediate = wqe[`RDMA_SEND_WQE_IMMEDIATE_LSB +: `RDMA_SEND_WQE_IMMEDIATE_WIDTH];
+wire [63:0] wqe_wr_id = wqe[`RDMA_SEND_WQE_WR_ID_LSB +: `RDMA_SEND_WQE_WR_ID_WIDTH];
+wire [63:0] wqe_local_address = wqe[`RDMA_SEND_WQE_LOCAL_ADDRESS_LSB +: `RDMA_SEND_WQE_LOCAL_ADDRESS_WIDTH];
+wire [31:0] wqe_length = wqe[`RDMA_SEND_WQE_LENGTH_LSB +: `RDMA_SEND_WQE_LENGTH_WIDTH];
+wire [31:0] wqe_rkey = wqe[`RDMA_SEND_WQE_RKEY_LSB +: `RDMA_SEND_WQE_RKEY_WIDTH];
+wire [63:0] wqe_remote_address = wqe[`RDMA_SEND_WQE_REMOTE_ADDRESS_LSB +: `RDMA_SEND_WQE_REMOTE_ADDRESS_WIDTH];
 wire        wqe_known = wqe_opcode <= `RDMA_WQE_READ && !wqe_length[31];
 wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
 
@@ -470,7 +476,7 @@ endtask
 
 task fetch(input [15:0] index, input [1:0] purpose);
     begin
-        m_wqe_cmd_addr <= qp_sq_base + {42'd0, index & qp_sq_mask, 6'd0};
+        m_wqe_cmd_addr <= qp_sq_base + ({48'd0, index & qp_sq_mask} << WQE_ADDRESS_SHIFT);
         m_wqe_cmd_valid <= 1'b1;
         fetch_purpose <= purpose;
         wqe_beat <= 0;

@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "roce_defs.vh"
+`include "rdma_host_interface.vh"
 
 // Takes parsed request packets (roce_rx_parser's header and payload) and answers them, one
 // packet at a time, from a per-QP context kept in RAM. Facts from shared/reference/roce.md:
@@ -17,7 +18,7 @@
 // - A READ consumes one PSN per response packet; responses FIRST/LAST/ONLY carry an AETH.
 // - ACKs are cumulative: one is sent when AckReq is set, after the WRITE's data is in memory.
 // - SEND (its first packet) and the WRITE packets with immediate data consume a receive: a
-//   32-byte receive WQE (bytes 0-7 wr_id, 8-15 buffer address, 16-19 buffer length) from the
+//   receive WQE (wr_id, buffer address, buffer length: rtl/rdma/host_interface.toml) from the
 //   QP's receive queue in host memory, posted with the receive-queue doorbell. With none posted
 //   the packet is answered RNR NAK (timer code 1, 0.01 ms) and not executed. A SEND longer than
 //   its buffer is an invalid request (NAK 0x61, QP in error) and its receive completes with
@@ -49,7 +50,7 @@ module roce_responder #(
     input  wire [15:0]                   cfg_qp_udp_source_port,
     input  wire [23:0]                   cfg_qp_expected_psn,
     input  wire [2:0]                    cfg_qp_pmtu_code,     // PMTU = 256 << code bytes
-    input  wire [63:0]                   cfg_qp_rq_base,       // the receive queue: 2^log_size WQEs of 32 bytes
+    input  wire [63:0]                   cfg_qp_rq_base,       // the receive queue: 2^log_size receive WQEs
     input  wire [3:0]                    cfg_qp_rq_log_size,
 
     // Receive-queue doorbell: the receive queue of rq_doorbell_qpn now ends before entry
@@ -156,13 +157,19 @@ localparam MR_INDEX_WIDTH = $clog2(MR_COUNT);
 localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};  // QP_COUNT is a power of two
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
-localparam RECV_WQE_BYTES = 32;
+localparam RECV_WQE_BYTES = `RDMA_RECEIVE_WQE_BYTES;
+// Receive WQEs sit at whole multiples of their size in the ring
+localparam RECV_WQE_ADDRESS_SHIFT = $clog2(RECV_WQE_BYTES);
 localparam RECV_WQE_BEATS = RECV_WQE_BYTES / KEEP_WIDTH > 0 ? RECV_WQE_BYTES / KEEP_WIDTH : 1;
 localparam RECV_LANE_BITS = KEEP_WIDTH > RECV_WQE_BYTES ? RECV_WQE_BYTES * 8 : DATA_WIDTH;
 
 initial begin
     if (QP_COUNT < 2 || (QP_COUNT & (QP_COUNT - 1)) != 0 || MR_COUNT < 2 || (MR_COUNT & (MR_COUNT - 1)) != 0) begin
         $error("Error: QP_COUNT and MR_COUNT must be powers of two, 2 or more (instance %m)");
+        $finish;
+    end
+    if ((RECV_WQE_BYTES & (RECV_WQE_BYTES - 1)) != 0 || RECV_WQE_BYTES > 64) begin
+        $error("Error: the receive WQE of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
         $finish;
     end
 end
@@ -498,7 +505,7 @@ always @(posedge clk) begin
                     write_length <= request_length;
                 end
                 if (takes_receive) begin
-                    m_recv_cmd_addr <= qp_rq_base + {43'd0, rq_consumer & qp_rq_mask, 5'd0};
+                    m_recv_cmd_addr <= qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT);
                     m_recv_cmd_valid <= 1'b1;
                     receive_wqe_beat <= 0;
                     state <= S_RECEIVE_WAIT;
@@ -520,9 +527,9 @@ always @(posedge clk) begin
         end
         S_RECEIVE_LOAD: begin
             rq_consumer <= rq_consumer + 16'd1;
-            receive_wr_id <= receive_wqe[63:0];
-            receive_address <= receive_wqe[127:64];
-            receive_capacity <= receive_wqe[159:128];
+            receive_wr_id <= receive_wqe[`RDMA_RECEIVE_WQE_WR_ID_LSB +: `RDMA_RECEIVE_WQE_WR_ID_WIDTH];
+            receive_address <= receive_wqe[`RDMA_RECEIVE_WQE_ADDRESS_LSB +: `RDMA_RECEIVE_WQE_ADDRESS_WIDTH];
+            receive_capacity <= receive_wqe[`RDMA_RECEIVE_WQE_LENGTH_LSB +: `RDMA_RECEIVE_WQE_LENGTH_WIDTH];
             receive_bytes <= 32'd0;
             receive_open <= is_send;
             state <= is_send ? S_RECEIVE_CHECK : (has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS);
