@@ -3,6 +3,9 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "roce_defs.vh"
+`include "rdma_host_interface.vh"
+
 // Receive: roce_rx_parser -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK,
 // READ responses) to roce_requester. Transmit: the responder's ACKs and READ responses and the
 // requester's requests (cut by roce_segmenter) each have a frame builder; whole frames share the
@@ -126,7 +129,17 @@ wire [4:0]  qp_timeout;
 wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
             mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
 
+// The event counters' slots, by name: each one's increment and its register are wired by the same name
 localparam COUNTERS = 28;
+localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD = 2, COUNTER_TX_FRAMES = 3,
+           COUNTER_TX_BYTES = 4, COUNTER_ACKS_SENT = 5, COUNTER_NAKS_SENT = 6, COUNTER_DUPLICATES = 7,
+           COUNTER_SEQUENCE_DROPS = 8, COUNTER_UNKNOWN_QP_DROPS = 9, COUNTER_ACCESS_ERRORS = 10,
+           COUNTER_INVALID_REQUESTS = 11, COUNTER_DROPS_ICRC = 12, COUNTER_DROPS_MALFORMED = 13,
+           COUNTER_DROPS_OVERFLOW = 14, COUNTER_REQUESTS_SENT = 15, COUNTER_RETRANSMITS = 16, COUNTER_TIMEOUTS = 17,
+           COUNTER_RETRIES = 18, COUNTER_ACKS_RECEIVED = 19, COUNTER_NAKS_RECEIVED = 20,
+           COUNTER_RESPONSES_DROPPED = 21, COUNTER_COMPLETIONS = 22, COUNTER_COMPLETION_ERRORS = 23,
+           COUNTER_DOORBELLS_REJECTED = 24, COUNTER_TX_BEATS = 25, COUNTER_RNR_NAKS_SENT = 26,
+           COUNTER_RNR_NAKS_RECEIVED = 27;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -172,30 +185,30 @@ rdma_engine_csr csr_inst (
     .hwif_out_cq_base_low_value(cq_base_low), .hwif_out_cq_base_high_value(cq_base_high),
     .hwif_out_cq_config_log_size(cq_log_size), .hwif_out_cq_config_restart(cq_restart),
     .hwif_out_cq_consumer_value(cq_consumer_index), .hwif_in_cq_producer_value(cq_producer_index),
-    .hwif_in_rx_frames_value(counter_values[0*32 +: 32]), .hwif_in_rx_bytes_value(counter_values[1*32 +: 32]),
-    .hwif_in_rx_frames_good_value(counter_values[2*32 +: 32]), .hwif_in_tx_frames_value(counter_values[3*32 +: 32]),
-    .hwif_in_tx_bytes_value(counter_values[4*32 +: 32]), .hwif_in_acks_sent_value(counter_values[5*32 +: 32]),
-    .hwif_in_naks_sent_value(counter_values[6*32 +: 32]), .hwif_in_duplicates_value(counter_values[7*32 +: 32]),
-    .hwif_in_sequence_drops_value(counter_values[8*32 +: 32]),
-    .hwif_in_unknown_qp_drops_value(counter_values[9*32 +: 32]),
-    .hwif_in_access_errors_value(counter_values[10*32 +: 32]),
-    .hwif_in_invalid_requests_value(counter_values[11*32 +: 32]),
-    .hwif_in_drops_icrc_value(counter_values[12*32 +: 32]),
-    .hwif_in_drops_malformed_value(counter_values[13*32 +: 32]),
-    .hwif_in_drops_overflow_value(counter_values[14*32 +: 32]),
-    .hwif_in_requests_sent_value(counter_values[15*32 +: 32]),
-    .hwif_in_retransmits_value(counter_values[16*32 +: 32]),
-    .hwif_in_timeouts_value(counter_values[17*32 +: 32]),
-    .hwif_in_retries_value(counter_values[18*32 +: 32]),
-    .hwif_in_acks_received_value(counter_values[19*32 +: 32]),
-    .hwif_in_naks_received_value(counter_values[20*32 +: 32]),
-    .hwif_in_responses_dropped_value(counter_values[21*32 +: 32]),
-    .hwif_in_completions_value(counter_values[22*32 +: 32]),
-    .hwif_in_completion_errors_value(counter_values[23*32 +: 32]),
-    .hwif_in_doorbells_rejected_value(counter_values[24*32 +: 32]),
-    .hwif_in_tx_beats_value(counter_values[25*32 +: 32]), .hwif_in_tx_span_cycles_value(tx_span_cycles),
-    .hwif_in_rnr_naks_sent_value(counter_values[26*32 +: 32]),
-    .hwif_in_rnr_naks_received_value(counter_values[27*32 +: 32]),
+    .hwif_in_rx_frames_value(counter_values[COUNTER_RX_FRAMES*32 +: 32]), .hwif_in_rx_bytes_value(counter_values[COUNTER_RX_BYTES*32 +: 32]),
+    .hwif_in_rx_frames_good_value(counter_values[COUNTER_RX_FRAMES_GOOD*32 +: 32]), .hwif_in_tx_frames_value(counter_values[COUNTER_TX_FRAMES*32 +: 32]),
+    .hwif_in_tx_bytes_value(counter_values[COUNTER_TX_BYTES*32 +: 32]), .hwif_in_acks_sent_value(counter_values[COUNTER_ACKS_SENT*32 +: 32]),
+    .hwif_in_naks_sent_value(counter_values[COUNTER_NAKS_SENT*32 +: 32]), .hwif_in_duplicates_value(counter_values[COUNTER_DUPLICATES*32 +: 32]),
+    .hwif_in_sequence_drops_value(counter_values[COUNTER_SEQUENCE_DROPS*32 +: 32]),
+    .hwif_in_unknown_qp_drops_value(counter_values[COUNTER_UNKNOWN_QP_DROPS*32 +: 32]),
+    .hwif_in_access_errors_value(counter_values[COUNTER_ACCESS_ERRORS*32 +: 32]),
+    .hwif_in_invalid_requests_value(counter_values[COUNTER_INVALID_REQUESTS*32 +: 32]),
+    .hwif_in_drops_icrc_value(counter_values[COUNTER_DROPS_ICRC*32 +: 32]),
+    .hwif_in_drops_malformed_value(counter_values[COUNTER_DROPS_MALFORMED*32 +: 32]),
+    .hwif_in_drops_overflow_value(counter_values[COUNTER_DROPS_OVERFLOW*32 +: 32]),
+    .hwif_in_requests_sent_value(counter_values[COUNTER_REQUESTS_SENT*32 +: 32]),
+    .hwif_in_retransmits_value(counter_values[COUNTER_RETRANSMITS*32 +: 32]),
+    .hwif_in_timeouts_value(counter_values[COUNTER_TIMEOUTS*32 +: 32]),
+    .hwif_in_retries_value(counter_values[COUNTER_RETRIES*32 +: 32]),
+    .hwif_in_acks_received_value(counter_values[COUNTER_ACKS_RECEIVED*32 +: 32]),
+    .hwif_in_naks_received_value(counter_values[COUNTER_NAKS_RECEIVED*32 +: 32]),
+    .hwif_in_responses_dropped_value(counter_values[COUNTER_RESPONSES_DROPPED*32 +: 32]),
+    .hwif_in_completions_value(counter_values[COUNTER_COMPLETIONS*32 +: 32]),
+    .hwif_in_completion_errors_value(counter_values[COUNTER_COMPLETION_ERRORS*32 +: 32]),
+    .hwif_in_doorbells_rejected_value(counter_values[COUNTER_DOORBELLS_REJECTED*32 +: 32]),
+    .hwif_in_tx_beats_value(counter_values[COUNTER_TX_BEATS*32 +: 32]), .hwif_in_tx_span_cycles_value(tx_span_cycles),
+    .hwif_in_rnr_naks_sent_value(counter_values[COUNTER_RNR_NAKS_SENT*32 +: 32]),
+    .hwif_in_rnr_naks_received_value(counter_values[COUNTER_RNR_NAKS_RECEIVED*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -721,7 +734,37 @@ assign tx_span_cycles = tx_any_beat ? tx_last_beat_cycle - tx_first_beat_cycle +
 wire drop_malformed = drop_mac_error | drop_truncated | drop_not_roce | drop_bad_length | drop_bad_version
                     | drop_unknown_opcode | drop_bad_pad | drop_over_pmtu;
 wire completion_written = (cqe_valid && cqe_ready) || (receive_cqe_valid && receive_cqe_ready);
-wire completion_failed = event_completion_error || (receive_cqe_valid && receive_cqe_ready && receive_cqe_status != 8'd0);
+wire completion_failed = event_completion_error || (receive_cqe_valid && receive_cqe_ready && receive_cqe_status != `RDMA_WC_SUCCESS);
+
+wire [COUNTERS*8-1:0] counter_increments;
+assign counter_increments[COUNTER_RX_FRAMES*8 +: 8]          = {7'd0, rx_beat && s_axis_rx_tlast};
+assign counter_increments[COUNTER_RX_BYTES*8 +: 8]           = rx_beat ? bytes_in(s_axis_rx_tkeep) : 8'd0;
+assign counter_increments[COUNTER_RX_FRAMES_GOOD*8 +: 8]     = {7'd0, event_frame_good};
+assign counter_increments[COUNTER_TX_FRAMES*8 +: 8]          = {7'd0, tx_frame_started};
+assign counter_increments[COUNTER_TX_BYTES*8 +: 8]           = tx_beat ? bytes_in(m_axis_tx_tkeep) : 8'd0;
+assign counter_increments[COUNTER_ACKS_SENT*8 +: 8]          = {7'd0, event_ack_sent};
+assign counter_increments[COUNTER_NAKS_SENT*8 +: 8]          = {7'd0, event_nak_sent};
+assign counter_increments[COUNTER_DUPLICATES*8 +: 8]         = {7'd0, event_duplicate};
+assign counter_increments[COUNTER_SEQUENCE_DROPS*8 +: 8]     = {7'd0, event_sequence_drop};
+assign counter_increments[COUNTER_UNKNOWN_QP_DROPS*8 +: 8]   = {7'd0, event_unknown_qp};
+assign counter_increments[COUNTER_ACCESS_ERRORS*8 +: 8]      = {7'd0, event_access_error};
+assign counter_increments[COUNTER_INVALID_REQUESTS*8 +: 8]   = {7'd0, event_invalid_request};
+assign counter_increments[COUNTER_DROPS_ICRC*8 +: 8]         = {7'd0, drop_bad_icrc};
+assign counter_increments[COUNTER_DROPS_MALFORMED*8 +: 8]    = {7'd0, drop_malformed};
+assign counter_increments[COUNTER_DROPS_OVERFLOW*8 +: 8]     = {7'd0, drop_overflow};
+assign counter_increments[COUNTER_REQUESTS_SENT*8 +: 8]      = {7'd0, event_request_sent};
+assign counter_increments[COUNTER_RETRANSMITS*8 +: 8]        = {7'd0, event_retransmit};
+assign counter_increments[COUNTER_TIMEOUTS*8 +: 8]           = {7'd0, event_timeout};
+assign counter_increments[COUNTER_RETRIES*8 +: 8]            = {7'd0, event_retry};
+assign counter_increments[COUNTER_ACKS_RECEIVED*8 +: 8]      = {7'd0, event_ack_received};
+assign counter_increments[COUNTER_NAKS_RECEIVED*8 +: 8]      = {7'd0, event_nak_received};
+assign counter_increments[COUNTER_RESPONSES_DROPPED*8 +: 8]  = {7'd0, event_response_dropped};
+assign counter_increments[COUNTER_COMPLETIONS*8 +: 8]        = {7'd0, completion_written};
+assign counter_increments[COUNTER_COMPLETION_ERRORS*8 +: 8]  = {7'd0, completion_failed};
+assign counter_increments[COUNTER_DOORBELLS_REJECTED*8 +: 8] = {7'd0, event_doorbell_rejected};
+assign counter_increments[COUNTER_TX_BEATS*8 +: 8]           = {7'd0, tx_beat};
+assign counter_increments[COUNTER_RNR_NAKS_SENT*8 +: 8]      = {7'd0, event_rnr_nak_sent};
+assign counter_increments[COUNTER_RNR_NAKS_RECEIVED*8 +: 8]  = {7'd0, event_rnr_nak_received};
 
 event_counters #(
     .COUNT(COUNTERS),
@@ -729,17 +772,7 @@ event_counters #(
     .INCREMENT_WIDTH(8)
 ) counters_inst (
     .clk(clk), .rst(rst), .clear(1'b0),
-    .increments({
-        7'd0, event_rnr_nak_received, 7'd0, event_rnr_nak_sent, 7'd0, tx_beat, 7'd0, event_doorbell_rejected, 7'd0, completion_failed,
-        7'd0, completion_written,
-        7'd0, event_response_dropped, 7'd0, event_nak_received, 7'd0, event_ack_received, 7'd0, event_retry,
-        7'd0, event_timeout, 7'd0, event_retransmit, 7'd0, event_request_sent,
-        7'd0, drop_overflow, 7'd0, drop_malformed, 7'd0, drop_bad_icrc, 7'd0, event_invalid_request,
-        7'd0, event_access_error, 7'd0, event_unknown_qp, 7'd0, event_sequence_drop, 7'd0, event_duplicate,
-        7'd0, event_nak_sent, 7'd0, event_ack_sent,
-        tx_beat ? bytes_in(m_axis_tx_tkeep) : 8'd0, 7'd0, tx_frame_started,
-        7'd0, event_frame_good, rx_beat ? bytes_in(s_axis_rx_tkeep) : 8'd0, 7'd0, rx_beat && s_axis_rx_tlast
-    }),
+    .increments(counter_increments),
     .values(counter_values)
 );
 
@@ -751,7 +784,7 @@ roce_ack_latency #(
     .request_taken(rx_hdr_valid && rx_hdr_ready),
     .taken_is_request(request_hdr_valid),
     .response_taken(responder_hdr_valid && responder_hdr_ready),
-    .response_is_ack(responder_hdr_opcode == 8'h11 && responder_hdr_syndrome[6:5] == 2'b00),
+    .response_is_ack(responder_hdr_opcode == `ROCE_OP_ACKNOWLEDGE && responder_hdr_syndrome[6:5] == `ROCE_AETH_CLASS_ACK),
     .frame_started(tx_frame_started && !tx_source),
     .latency_min(ack_latency_min),
     .latency_max(ack_latency_max),

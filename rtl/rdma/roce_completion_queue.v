@@ -1,18 +1,19 @@
-// Completion queue writer: 32-byte completion entries into a ring in host memory, with an owner bit per pass
+// Completion queue writer: completion entries into a ring in host memory, with an owner bit per pass
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
-// The ring holds 2^log_size entries of 32 bytes at a base address in host memory. The host
+`include "rdma_host_interface.vh"
+
+// The ring holds 2^log_size entries at a base address in host memory. The host
 // zeroes it, then polls the entry at its consumer index until the entry's owner bit equals the
 // pass bit it expects (1 on the first pass over the ring, 0 on the second, and so on), and
 // hands entries back by writing its free-running consumer index. An entry the host has not
 // handed back is never overwritten: with the ring full, the next completion waits.
 //
-// Entry layout (little endian), the fields of ibverbs' struct ibv_wc that RC uses:
-//   bytes 0-7 wr_id, 8-11 byte_len, 12-15 immediate data, 16-18 local QP number,
-//   20 opcode (ibv_wc_opcode), 21 status (ibv_wc_status), 22 flags (bit 0: immediate valid),
-//   23 owner (bit 0), 24-31 zero.
+// The entry holds the fields of ibverbs' struct ibv_wc that RC uses and the owner bit, laid out
+// as rtl/rdma/host_interface.toml says (the generated rdma_host_interface.vh); its other bytes
+// are zero.
 module roce_completion_queue #(
     // Width of the data stream to the DMA writer in bits (64 to 512, a power of two)
     parameter DATA_WIDTH = 64
@@ -51,7 +52,9 @@ module roce_completion_queue #(
     output wire                    full
 );
 
-localparam ENTRY_BYTES = 32;
+localparam ENTRY_BYTES = `RDMA_COMPLETION_BYTES;
+// Entries sit at whole multiples of their size in the ring
+localparam ENTRY_ADDRESS_SHIFT = $clog2(ENTRY_BYTES);
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 localparam BEATS = KEEP_WIDTH >= ENTRY_BYTES ? 1 : ENTRY_BYTES / KEEP_WIDTH;
 localparam BEAT_INDEX_WIDTH = BEATS > 1 ? $clog2(BEATS) : 1;
@@ -60,6 +63,10 @@ localparam LANE_BITS = KEEP_WIDTH >= ENTRY_BYTES ? ENTRY_BYTES * 8 : DATA_WIDTH;
 initial begin
     if (DATA_WIDTH < 64 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
         $error("Error: DATA_WIDTH must be a power of two, 64 or more (instance %m)");
+        $finish;
+    end
+    if ((ENTRY_BYTES & (ENTRY_BYTES - 1)) != 0 || ENTRY_BYTES > 64) begin
+        $error("Error: the completion entry of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
         $finish;
     end
 end
@@ -82,6 +89,19 @@ assign m_axis_tkeep = {{(KEEP_WIDTH - LANE_BITS / 8){1'b0}}, {(LANE_BITS / 8){1'
 // The pass over the ring this entry is written in: its owner bit is 1 on even passes
 wire pass_is_odd = |(cq_producer_index & ring_entries);
 
+reg [ENTRY_BYTES*8-1:0] entry_next;
+always @* begin
+    entry_next = {(ENTRY_BYTES*8){1'b0}};
+    entry_next[`RDMA_COMPLETION_WR_ID_LSB +: `RDMA_COMPLETION_WR_ID_WIDTH] = s_cqe_wr_id;
+    entry_next[`RDMA_COMPLETION_BYTE_LEN_LSB +: `RDMA_COMPLETION_BYTE_LEN_WIDTH] = s_cqe_byte_len;
+    entry_next[`RDMA_COMPLETION_IMMEDIATE_LSB +: `RDMA_COMPLETION_IMMEDIATE_WIDTH] = s_cqe_immediate;
+    entry_next[`RDMA_COMPLETION_QPN_LSB +: `RDMA_COMPLETION_QPN_WIDTH] = s_cqe_qpn;
+    entry_next[`RDMA_COMPLETION_OPCODE_LSB +: `RDMA_COMPLETION_OPCODE_WIDTH] = s_cqe_opcode;
+    entry_next[`RDMA_COMPLETION_STATUS_LSB +: `RDMA_COMPLETION_STATUS_WIDTH] = s_cqe_status;
+    entry_next[`RDMA_COMPLETION_IMMEDIATE_VALID_LSB +: `RDMA_COMPLETION_IMMEDIATE_VALID_WIDTH] = s_cqe_immediate_valid;
+    entry_next[`RDMA_COMPLETION_OWNER_LSB +: `RDMA_COMPLETION_OWNER_WIDTH] = !pass_is_odd;
+end
+
 always @(posedge clk) begin
     if (m_write_cmd_valid && m_write_cmd_ready) begin
         m_write_cmd_valid <= 1'b0;
@@ -94,9 +114,8 @@ always @(posedge clk) begin
         end
     end
     if (s_cqe_valid && s_cqe_ready) begin
-        entry <= {64'd0, 7'd0, !pass_is_odd, 7'd0, s_cqe_immediate_valid, s_cqe_status, s_cqe_opcode,
-                  8'd0, s_cqe_qpn, s_cqe_immediate, s_cqe_byte_len, s_cqe_wr_id};
-        m_write_cmd_addr <= cq_base + {43'd0, cq_producer_index & ring_mask, 5'd0};
+        entry <= entry_next;
+        m_write_cmd_addr <= cq_base + ({48'd0, cq_producer_index & ring_mask} << ENTRY_ADDRESS_SHIFT);
         m_write_cmd_valid <= 1'b1;
         sending <= 1'b1;
         cq_producer_index <= cq_producer_index + 16'd1;

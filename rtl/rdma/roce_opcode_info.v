@@ -1,12 +1,16 @@
-// RoCEv2 RC opcode decoder: which extension headers a BTH opcode carries, and where it sits in its message
+// RoCEv2 RC opcode decoder: which extension headers a BTH opcode carries, what kind of packet it is, and where it sits in its message
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "roce_defs.vh"
+
 // Facts from the IBA opcode table (shared/reference/roce.md): RETH on WRITE_FIRST, WRITE_ONLY
 // (with and without immediate) and READ_REQUEST; AETH on ACKNOWLEDGE and READ_RESPONSE_FIRST,
 // LAST and ONLY (not MIDDLE); ImmDt on the *_WITH_IMMEDIATE forms. Only the RC opcodes the
-// engine speaks are known; every other opcode is reported unknown.
+// engine speaks are known; every other opcode is reported unknown, and is none of the kinds.
+// This is the one place that knows the opcode table: the other modules ask it instead of
+// comparing opcodes.
 module roce_opcode_info (
     input  wire [7:0] opcode,
     output reg        known,
@@ -17,36 +21,70 @@ module roce_opcode_info (
     output reg        has_payload,
     // FIRST and MIDDLE packets carry exactly one PMTU of payload
     output reg        full_pmtu,
-    // LAST or ONLY: the packet ends its message
+    // FIRST or ONLY (READ_REQUEST and ACKNOWLEDGE are messages of one packet): the packet starts its message
+    output reg        starts_message,
+    // LAST or ONLY (and READ_REQUEST, ACKNOWLEDGE): the packet ends its message
     output reg        ends_message,
+    // The kind of packet: a SEND or RDMA WRITE packet (any position, with or without immediate),
+    // an RDMA READ request, an RDMA READ response packet, an ACK or NAK
+    output reg        is_send,
+    output reg        is_write,
+    output reg        is_read_request,
+    output reg        is_read_response,
+    output reg        is_acknowledge,
+    // Requests go to a responder (SEND, WRITE, READ request); responses to a requester (READ
+    // responses, ACKNOWLEDGE)
+    output reg        is_request,
+    output reg        is_response,
     // Bytes of BTH and extension headers: 12, 16, 28 or 32
     output reg  [5:0] transport_header_bytes
 );
 
 always @* begin
     known = 1'b1;
-    has_reth = 1'b0;
-    has_aeth = 1'b0;
     has_immdt = 1'b0;
     has_payload = 1'b1;
     full_pmtu = 1'b0;
+    starts_message = 1'b0;
     ends_message = 1'b0;
     case (opcode)
-        8'h00, 8'h06, 8'h0D: full_pmtu = 1'b1;                           // *_FIRST
-        8'h01, 8'h07, 8'h0E: full_pmtu = 1'b1;                           // *_MIDDLE
-        8'h02, 8'h04, 8'h08, 8'h0A, 8'h0F, 8'h10: ends_message = 1'b1;   // *_LAST, *_ONLY
-        8'h03, 8'h05, 8'h09, 8'h0B: begin                                // *_WITH_IMMEDIATE
+        `ROCE_OP_SEND_FIRST, `ROCE_OP_WRITE_FIRST, `ROCE_OP_READ_RESPONSE_FIRST: begin
+            full_pmtu = 1'b1;
+            starts_message = 1'b1;
+        end
+        `ROCE_OP_SEND_MIDDLE, `ROCE_OP_WRITE_MIDDLE, `ROCE_OP_READ_RESPONSE_MIDDLE: full_pmtu = 1'b1;
+        `ROCE_OP_SEND_LAST, `ROCE_OP_WRITE_LAST, `ROCE_OP_READ_RESPONSE_LAST: ends_message = 1'b1;
+        `ROCE_OP_SEND_ONLY, `ROCE_OP_WRITE_ONLY, `ROCE_OP_READ_RESPONSE_ONLY: begin
+            starts_message = 1'b1;
+            ends_message = 1'b1;
+        end
+        `ROCE_OP_SEND_LAST_IMM, `ROCE_OP_WRITE_LAST_IMM: begin
             ends_message = 1'b1;
             has_immdt = 1'b1;
         end
-        8'h0C, 8'h11: begin                                              // READ_REQUEST, ACKNOWLEDGE
+        `ROCE_OP_SEND_ONLY_IMM, `ROCE_OP_WRITE_ONLY_IMM: begin
+            starts_message = 1'b1;
+            ends_message = 1'b1;
+            has_immdt = 1'b1;
+        end
+        `ROCE_OP_READ_REQUEST, `ROCE_OP_ACKNOWLEDGE: begin
+            starts_message = 1'b1;
             ends_message = 1'b1;
             has_payload = 1'b0;
         end
         default: known = 1'b0;
     endcase
-    has_reth = opcode == 8'h06 || opcode == 8'h0A || opcode == 8'h0B || opcode == 8'h0C;
-    has_aeth = opcode == 8'h0D || opcode == 8'h0F || opcode == 8'h10 || opcode == 8'h11;
+    is_send = opcode <= `ROCE_OP_SEND_ONLY_IMM;
+    is_write = opcode >= `ROCE_OP_WRITE_FIRST && opcode <= `ROCE_OP_WRITE_ONLY_IMM;
+    is_read_request = opcode == `ROCE_OP_READ_REQUEST;
+    is_read_response = opcode >= `ROCE_OP_READ_RESPONSE_FIRST && opcode <= `ROCE_OP_READ_RESPONSE_ONLY;
+    is_acknowledge = opcode == `ROCE_OP_ACKNOWLEDGE;
+    is_request = is_send || is_write || is_read_request;
+    is_response = is_read_response || is_acknowledge;
+    has_reth = opcode == `ROCE_OP_WRITE_FIRST || opcode == `ROCE_OP_WRITE_ONLY || opcode == `ROCE_OP_WRITE_ONLY_IMM
+            || opcode == `ROCE_OP_READ_REQUEST;
+    has_aeth = opcode == `ROCE_OP_READ_RESPONSE_FIRST || opcode == `ROCE_OP_READ_RESPONSE_LAST
+            || opcode == `ROCE_OP_READ_RESPONSE_ONLY || opcode == `ROCE_OP_ACKNOWLEDGE;
     transport_header_bytes = 6'd12 + (has_reth ? 6'd16 : 6'd0) + (has_aeth ? 6'd4 : 6'd0) + (has_immdt ? 6'd4 : 6'd0);
 end
 

@@ -3,13 +3,15 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Host side: each QP has a send queue, a ring of 2^log_size 64-byte work queue entries (WQEs)
-// in host memory. The host writes WQEs, then rings the doorbell with its free-running producer
-// index; the requester fetches each WQE by DMA and hands it to roce_segmenter, which cuts it
-// into packets. Completions go to roce_completion_queue in order, per QP.
-//
-// WQE layout (little endian): byte 0 opcode (WQE_* below), 4-7 immediate data, 8-15 wr_id,
-// 16-23 local address, 24-27 length, 28-31 R_Key, 32-39 remote address, the rest ignored.
+`include "roce_defs.vh"
+`include "rdma_host_interface.vh"
+
+// Host side: each QP has a send queue, a ring of 2^log_size work queue entries (WQEs) in host
+// memory. The host writes WQEs, then rings the doorbell with its free-running producer index;
+// the requester fetches each WQE by DMA and hands it to roce_segmenter, which cuts it into
+// packets. Completions go to roce_completion_queue in order, per QP. The WQE's layout and
+// opcodes are rtl/rdma/host_interface.toml's (the generated rdma_host_interface.vh); its
+// other bytes are ignored.
 //
 // Facts from shared/reference/roce.md and the IBA requester rules:
 // - Responses count only for PSNs from the oldest unacknowledged to the last sent; the rest
@@ -144,23 +146,13 @@ module roce_requester #(
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
 localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
-localparam WQE_BYTES = 64;
+localparam WQE_BYTES = `RDMA_SEND_WQE_BYTES;
+// WQEs sit at whole multiples of their size in the ring
+localparam WQE_ADDRESS_SHIFT = $clog2(WQE_BYTES);
 localparam WQE_BEATS = WQE_BYTES / KEEP_WIDTH > 0 ? WQE_BYTES / KEEP_WIDTH : 1;
 localparam LANE_BITS = KEEP_WIDTH > WQE_BYTES ? WQE_BYTES * 8 : DATA_WIDTH;
 
-// WQE opcodes (0 is RDMA WRITE, the case none of these name)
-localparam [7:0] WQE_WRITE_IMM = 8'd1, WQE_SEND = 8'd2, WQE_SEND_IMM = 8'd3, WQE_READ = 8'd4;
-// ibv_wc_opcode and ibv_wc_status values of the completions
-localparam [7:0] WC_SEND = 8'd0, WC_RDMA_WRITE = 8'd1, WC_RDMA_READ = 8'd2;
-localparam [7:0] WC_SUCCESS = 8'd0, WC_LOC_QP_OP_ERR = 8'd2, WC_WR_FLUSH_ERR = 8'd5, WC_REM_INV_REQ_ERR = 8'd9,
-                 WC_REM_ACCESS_ERR = 8'd10, WC_REM_OP_ERR = 8'd11, WC_RETRY_EXC_ERR = 8'd12,
-                 WC_RNR_RETRY_EXC_ERR = 8'd13;
 localparam [2:0] RNR_RETRY_WITHOUT_END = 3'd7;
-localparam [7:0] OP_READ_RESPONSE_FIRST = 8'h0D, OP_READ_RESPONSE_LAST = 8'h0F,
-                 OP_READ_RESPONSE_ONLY = 8'h10, OP_ACKNOWLEDGE = 8'h11;
-// NAK PSN sequence error (0x60) and the RNR NAKs are the retried rest
-localparam [7:0] SYNDROME_INVALID_REQUEST = 8'h61,
-                 SYNDROME_REMOTE_ACCESS_ERROR = 8'h62, SYNDROME_REMOTE_OPERATIONAL_ERROR = 8'h63;
 
 initial begin
     if (QP_COUNT < 2 || (QP_COUNT & (QP_COUNT - 1)) != 0 || QP_COUNT > 65536) begin
@@ -173,6 +165,10 @@ initial begin
     end
     if (MAX_UNACKED_PSNS < 1 || MAX_UNACKED_PSNS >= 8388608) begin
         $error("Error: MAX_UNACKED_PSNS must be from 1 to 2^23 - 1 (instance %m)");
+        $finish;
+    end
+    if ((WQE_BYTES & (WQE_BYTES - 1)) != 0 || WQE_BYTES > 64) begin
+        $error("Error: the send WQE of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
         $finish;
     end
 end
@@ -215,8 +211,8 @@ endfunction
 
 function [7:0] completion_opcode(input [7:0] wqe_opcode);
     begin
-        completion_opcode = wqe_opcode == WQE_READ ? WC_RDMA_READ
-                          : (wqe_opcode == WQE_SEND || wqe_opcode == WQE_SEND_IMM) ? WC_SEND : WC_RDMA_WRITE;
+        completion_opcode = wqe_opcode == `RDMA_WQE_READ ? `RDMA_WC_RDMA_READ
+                          : (wqe_opcode == `RDMA_WQE_SEND || wqe_opcode == `RDMA_WQE_SEND_IMM) ? `RDMA_WC_SEND : `RDMA_WC_RDMA_WRITE;
     end
 endfunction
 
@@ -409,14 +405,14 @@ wire        window_open = psn_before(next_psn, unacked_psn) || unacked_psns < MA
 // The fetched WQE
 reg [WQE_BYTES*8-1:0] wqe;
 reg [$clog2(WQE_BEATS+1)-1:0] wqe_beat;
-wire [7:0]  wqe_opcode = wqe[7:0];
-wire [31:0] wqe_immediate = wqe[63:32];
-wire [63:0] wqe_wr_id = wqe[127:64];
-wire [63:0] wqe_local_address = wqe[191:128];
-wire [31:0] wqe_length = wqe[223:192];
-wire [31:0] wqe_rkey = wqe[255:224];
-wire [63:0] wqe_remote_address = wqe[319:256];
-wire        wqe_known = wqe_opcode <= WQE_READ && !wqe_length[31];
+wire [7:0]  wqe_opcode = wqe[`RDMA_SEND_WQE_OPCODE_LSB +: `RDMA_SEND_WQE_OPCODE_WIDTH];
+wire [31:0] wqe_immediate = wqe[`RDMA_SEND_WQE_IMMEDIATE_LSB +: `RDMA_SEND_WQE_IMMEDIATE_WIDTH];
+wire [63:0] wqe_wr_id = wqe[`RDMA_SEND_WQE_WR_ID_LSB +: `RDMA_SEND_WQE_WR_ID_WIDTH];
+wire [63:0] wqe_local_address = wqe[`RDMA_SEND_WQE_LOCAL_ADDRESS_LSB +: `RDMA_SEND_WQE_LOCAL_ADDRESS_WIDTH];
+wire [31:0] wqe_length = wqe[`RDMA_SEND_WQE_LENGTH_LSB +: `RDMA_SEND_WQE_LENGTH_WIDTH];
+wire [31:0] wqe_rkey = wqe[`RDMA_SEND_WQE_RKEY_LSB +: `RDMA_SEND_WQE_RKEY_WIDTH];
+wire [63:0] wqe_remote_address = wqe[`RDMA_SEND_WQE_REMOTE_ADDRESS_LSB +: `RDMA_SEND_WQE_REMOTE_ADDRESS_WIDTH];
+wire        wqe_known = wqe_opcode <= `RDMA_WQE_READ && !wqe_length[31];
 wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
 
 assign m_wqe_cmd_len = WQE_BYTES;
@@ -427,13 +423,23 @@ wire [31:0] read_received = {8'd0, unacked_psn - head_first_psn} << (4'd8 + {1'b
 wire [31:0] read_left = head_length - read_received;
 wire [31:0] pmtu_bytes = 32'd256 << qp_pmtu_code;
 wire [31:0] read_expected_bytes = read_left > pmtu_bytes ? pmtu_bytes : read_left;
-wire        response_is_read = response_opcode >= OP_READ_RESPONSE_FIRST && response_opcode <= OP_READ_RESPONSE_ONLY;
-wire        response_starts = response_opcode == OP_READ_RESPONSE_FIRST || response_opcode == OP_READ_RESPONSE_ONLY;
-wire        response_ends = response_opcode == OP_READ_RESPONSE_LAST || response_opcode == OP_READ_RESPONSE_ONLY;
+// What the response is, from the shared decoder
+wire        response_is_read, response_is_acknowledge, response_starts_message, response_ends_message;
+
+roce_opcode_info opcode_info_inst (
+    .opcode(response_opcode),
+    .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(),
+    .starts_message(response_starts_message), .ends_message(response_ends_message), .is_send(), .is_write(),
+    .is_read_request(), .is_read_response(response_is_read), .is_acknowledge(response_is_acknowledge),
+    .is_request(), .is_response(), .transport_header_bytes()
+);
+
+wire        response_starts = response_is_read && response_starts_message;
+wire        response_ends = response_is_read && response_ends_message;
 wire        read_response_fits = {19'd0, response_payload_bytes} == read_expected_bytes
                               && response_ends == (read_left == {19'd0, response_payload_bytes})
                               && (read_received != 32'd0 || response_starts);
-wire        is_ack = response_opcode == OP_ACKNOWLEDGE && response_syndrome[6:5] == 2'b00;
+wire        is_ack = response_is_acknowledge && response_syndrome[6:5] == `ROCE_AETH_CLASS_ACK;
 wire        has_payload = response_payload_bytes != 13'd0;
 
 assign s_hdr_ready = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_RESPONSE;
@@ -458,11 +464,11 @@ task complete(input [7:0] opcode, input [31:0] byte_len, input [63:0] wr_id, inp
     begin
         m_cqe_valid <= 1'b1;
         m_cqe_wr_id <= wr_id;
-        m_cqe_byte_len <= status == WC_SUCCESS ? byte_len : 32'd0;
+        m_cqe_byte_len <= status == `RDMA_WC_SUCCESS ? byte_len : 32'd0;
         m_cqe_qpn <= {{(24-QP_INDEX_WIDTH){1'b0}}, qp};
         m_cqe_opcode <= opcode;
         m_cqe_status <= status;
-        event_completion_error <= status != WC_SUCCESS;
+        event_completion_error <= status != `RDMA_WC_SUCCESS;
         after_complete <= next;
         state <= S_COMPLETE;
     end
@@ -470,7 +476,7 @@ endtask
 
 task fetch(input [15:0] index, input [1:0] purpose);
     begin
-        m_wqe_cmd_addr <= qp_sq_base + {42'd0, index & qp_sq_mask, 6'd0};
+        m_wqe_cmd_addr <= qp_sq_base + ({48'd0, index & qp_sq_mask} << WQE_ADDRESS_SHIFT);
         m_wqe_cmd_valid <= 1'b1;
         fetch_purpose <= purpose;
         wqe_beat <= 0;
@@ -565,7 +571,7 @@ always @(posedge clk) begin
             case (job)
                 JOB_RESPONSE: begin
                     if (!qp_valid || qp_error || response_unknown_qp
-                            || !(response_is_read || response_opcode == OP_ACKNOWLEDGE)
+                            || !(response_is_read || response_is_acknowledge)
                             // Only PSNs from the oldest unacknowledged to the last sent are answers
                             || (response_psn - unacked_psn) >= (sent_end_psn - unacked_psn)) begin
                         event_response_dropped <= 1'b1;
@@ -574,7 +580,7 @@ always @(posedge clk) begin
                         state <= has_payload ? S_DRAIN : S_WRITEBACK;
                     end else begin
                         event_ack_received <= is_ack;
-                        event_nak_received <= response_opcode == OP_ACKNOWLEDGE && !is_ack;
+                        event_nak_received <= response_is_acknowledge && !is_ack;
                         retire_blocked_by_read <= 1'b0;
                         progressed <= 1'b0;
                         state <= S_RETIRE;
@@ -641,7 +647,7 @@ always @(posedge clk) begin
                     // The oldest request ends with the error; every one after it is flushed
                     oldest_wqe <= oldest_wqe + 16'd1;
                     complete(completion_opcode(wqe_opcode), 32'd0, wqe_wr_id,
-                             head_valid ? m_cqe_status : WC_WR_FLUSH_ERR, S_ERROR_FLUSH);
+                             head_valid ? m_cqe_status : `RDMA_WC_WR_FLUSH_ERR, S_ERROR_FLUSH);
                     head_valid <= 1'b0;
                 end
                 default: begin  // FETCH_SEND
@@ -651,16 +657,16 @@ always @(posedge clk) begin
                         if (oldest_wqe == next_wqe) begin
                             qp_error <= 1'b1;
                             head_valid <= 1'b1;
-                            m_cqe_status <= WC_LOC_QP_OP_ERR;
+                            m_cqe_status <= `RDMA_WC_LOC_QP_OP_ERR;
                             state <= S_ERROR_FLUSH;
                         end else begin
                             state <= S_WRITEBACK;
                         end
                     end else begin
                         m_job_valid <= 1'b1;
-                        m_job_read <= wqe_opcode == WQE_READ;
-                        m_job_send <= wqe_opcode == WQE_SEND || wqe_opcode == WQE_SEND_IMM;
-                        m_job_with_immediate <= wqe_opcode == WQE_SEND_IMM || wqe_opcode == WQE_WRITE_IMM;
+                        m_job_read <= wqe_opcode == `RDMA_WQE_READ;
+                        m_job_send <= wqe_opcode == `RDMA_WQE_SEND || wqe_opcode == `RDMA_WQE_SEND_IMM;
+                        m_job_with_immediate <= wqe_opcode == `RDMA_WQE_SEND_IMM || wqe_opcode == `RDMA_WQE_WRITE_IMM;
                         m_job_dest_mac <= qp_remote_mac;
                         m_job_dest_ip <= qp_remote_ip;
                         m_job_udp_source_port <= qp_udp_source_port;
@@ -706,7 +712,7 @@ always @(posedge clk) begin
                 state <= S_AFTER_RETIRE;
             end else if (!head_valid) begin
                 fetch(oldest_wqe, FETCH_HEAD);
-            end else if (head_opcode == WQE_READ) begin
+            end else if (head_opcode == `RDMA_WQE_READ) begin
                 retire_blocked_by_read <= 1'b1;
                 state <= S_AFTER_RETIRE;
             end else if (!psn_before(is_ack ? response_psn + 24'd1 : response_psn, head_end_psn)) begin
@@ -720,7 +726,7 @@ always @(posedge clk) begin
                     next_psn <= head_end_psn;
                 end
                 made_progress;
-                complete(completion_opcode(head_opcode), head_length, head_wr_id, WC_SUCCESS, S_RETIRE);
+                complete(completion_opcode(head_opcode), head_length, head_wr_id, `RDMA_WC_SUCCESS, S_RETIRE);
             end else begin
                 unacked_psn <= is_ack ? response_psn + 24'd1 : response_psn;
                 made_progress;
@@ -736,7 +742,7 @@ always @(posedge clk) begin
             if (response_is_read) begin
                 if (!head_valid && outstanding) begin
                     fetch(oldest_wqe, FETCH_HEAD);
-                end else if (head_valid && head_opcode == WQE_READ && response_psn == unacked_psn
+                end else if (head_valid && head_opcode == `RDMA_WQE_READ && response_psn == unacked_psn
                              && read_response_fits) begin
                     if (has_payload) begin
                         m_write_cmd_addr <= head_local_address + {32'd0, read_received};
@@ -759,14 +765,14 @@ always @(posedge clk) begin
                 state <= S_RETRY;
             end else if (is_ack) begin
                 state <= S_WRITEBACK;
-            end else if (response_syndrome == SYNDROME_INVALID_REQUEST || response_syndrome == SYNDROME_REMOTE_ACCESS_ERROR
-                         || response_syndrome == SYNDROME_REMOTE_OPERATIONAL_ERROR) begin
+            end else if (response_syndrome == `ROCE_AETH_NAK_INVALID_REQUEST || response_syndrome == `ROCE_AETH_NAK_REMOTE_ACCESS
+                         || response_syndrome == `ROCE_AETH_NAK_REMOTE_OPERATIONAL) begin
                 qp_error <= 1'b1;
-                m_cqe_status <= response_syndrome == SYNDROME_INVALID_REQUEST ? WC_REM_INV_REQ_ERR
-                              : response_syndrome == SYNDROME_REMOTE_ACCESS_ERROR ? WC_REM_ACCESS_ERR : WC_REM_OP_ERR;
+                m_cqe_status <= response_syndrome == `ROCE_AETH_NAK_INVALID_REQUEST ? `RDMA_WC_REM_INV_REQ_ERR
+                              : response_syndrome == `ROCE_AETH_NAK_REMOTE_ACCESS ? `RDMA_WC_REM_ACCESS_ERR : `RDMA_WC_REM_OP_ERR;
                 head_valid <= 1'b1;  // marks the first flushed completion as the one with the error
                 state <= S_ERROR_FLUSH;
-            end else if (response_syndrome[6:5] == 2'b01) begin
+            end else if (response_syndrome[6:5] == `ROCE_AETH_CLASS_RNR_NAK) begin
                 event_rnr_nak_received <= 1'b1;
                 state <= S_RNR_WAIT;
             end else begin
@@ -788,7 +794,7 @@ always @(posedge clk) begin
                 deadline <= now + qp_timeout_cycles;
                 if (write_status_valid && write_status_error) begin
                     qp_error <= 1'b1;
-                    m_cqe_status <= WC_LOC_QP_OP_ERR;
+                    m_cqe_status <= `RDMA_WC_LOC_QP_OP_ERR;
                     state <= S_ERROR_FLUSH;
                 end else if (response_ends) begin
                     head_valid <= 1'b0;
@@ -798,7 +804,7 @@ always @(posedge clk) begin
                         next_wqe <= next_wqe + 16'd1;
                         next_psn <= response_psn + 24'd1;
                     end
-                    complete(WC_RDMA_READ, head_length, head_wr_id, WC_SUCCESS, S_WRITEBACK);
+                    complete(`RDMA_WC_RDMA_READ, head_length, head_wr_id, `RDMA_WC_SUCCESS, S_WRITEBACK);
                 end else begin
                     state <= S_WRITEBACK;
                 end
@@ -811,7 +817,7 @@ always @(posedge clk) begin
             end else if (retries_left == 3'd0) begin
                 qp_error <= 1'b1;
                 head_valid <= 1'b1;
-                m_cqe_status <= WC_RETRY_EXC_ERR;
+                m_cqe_status <= `RDMA_WC_RETRY_EXC_ERR;
                 state <= S_ERROR_FLUSH;
             end else begin
                 event_retry <= 1'b1;
@@ -832,7 +838,7 @@ always @(posedge clk) begin
             if (qp_rnr_retry != RNR_RETRY_WITHOUT_END && rnr_retries_left == 3'd0) begin
                 qp_error <= 1'b1;
                 head_valid <= 1'b1;
-                m_cqe_status <= WC_RNR_RETRY_EXC_ERR;
+                m_cqe_status <= `RDMA_WC_RNR_RETRY_EXC_ERR;
                 state <= S_ERROR_FLUSH;
             end else begin
                 if (qp_rnr_retry != RNR_RETRY_WITHOUT_END) begin

@@ -3,6 +3,9 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "roce_defs.vh"
+`include "rdma_host_interface.vh"
+
 // Takes parsed request packets (roce_rx_parser's header and payload) and answers them, one
 // packet at a time, from a per-QP context kept in RAM. Facts from shared/reference/roce.md:
 // - PSN == ePSN executes. A PSN in the 2^23 below ePSN is a duplicate: a WRITE is dropped and
@@ -15,7 +18,7 @@
 // - A READ consumes one PSN per response packet; responses FIRST/LAST/ONLY carry an AETH.
 // - ACKs are cumulative: one is sent when AckReq is set, after the WRITE's data is in memory.
 // - SEND (its first packet) and the WRITE packets with immediate data consume a receive: a
-//   32-byte receive WQE (bytes 0-7 wr_id, 8-15 buffer address, 16-19 buffer length) from the
+//   receive WQE (wr_id, buffer address, buffer length: rtl/rdma/host_interface.toml) from the
 //   QP's receive queue in host memory, posted with the receive-queue doorbell. With none posted
 //   the packet is answered RNR NAK (timer code 1, 0.01 ms) and not executed. A SEND longer than
 //   its buffer is an invalid request (NAK 0x61, QP in error) and its receive completes with
@@ -47,7 +50,7 @@ module roce_responder #(
     input  wire [15:0]                   cfg_qp_udp_source_port,
     input  wire [23:0]                   cfg_qp_expected_psn,
     input  wire [2:0]                    cfg_qp_pmtu_code,     // PMTU = 256 << code bytes
-    input  wire [63:0]                   cfg_qp_rq_base,       // the receive queue: 2^log_size WQEs of 32 bytes
+    input  wire [63:0]                   cfg_qp_rq_base,       // the receive queue: 2^log_size receive WQEs
     input  wire [3:0]                    cfg_qp_rq_log_size,
 
     // Receive-queue doorbell: the receive queue of rq_doorbell_qpn now ends before entry
@@ -153,28 +156,20 @@ localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
 localparam MR_INDEX_WIDTH = $clog2(MR_COUNT);
 localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};  // QP_COUNT is a power of two
 
-localparam [7:0] OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
-                 OP_WRITE_ONLY = 8'h0A, OP_READ_REQUEST = 8'h0C, OP_READ_RESPONSE_FIRST = 8'h0D,
-                 OP_READ_RESPONSE_MIDDLE = 8'h0E, OP_READ_RESPONSE_LAST = 8'h0F,
-                 OP_READ_RESPONSE_ONLY = 8'h10, OP_ACKNOWLEDGE = 8'h11;
-localparam [7:0] OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST_IMM = 8'h03,
-                 OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05, OP_WRITE_LAST_IMM = 8'h09,
-                 OP_WRITE_ONLY_IMM = 8'h0B;
-// RNR NAK with timer code 1 (0.01 ms), the shortest wait
-localparam [7:0] SYNDROME_RNR_NAK = 8'h21;
-// ibv_wc_opcode and ibv_wc_status values of receive completions
-localparam [7:0] WC_RECV = 8'd128, WC_RECV_RDMA_WITH_IMM = 8'd129, WC_SUCCESS = 8'd0, WC_LOC_LEN_ERR = 8'd1;
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
-localparam RECV_WQE_BYTES = 32;
+localparam RECV_WQE_BYTES = `RDMA_RECEIVE_WQE_BYTES;
+// Receive WQEs sit at whole multiples of their size in the ring
+localparam RECV_WQE_ADDRESS_SHIFT = $clog2(RECV_WQE_BYTES);
 localparam RECV_WQE_BEATS = RECV_WQE_BYTES / KEEP_WIDTH > 0 ? RECV_WQE_BYTES / KEEP_WIDTH : 1;
 localparam RECV_LANE_BITS = KEEP_WIDTH > RECV_WQE_BYTES ? RECV_WQE_BYTES * 8 : DATA_WIDTH;
-localparam [7:0] SYNDROME_ACK = 8'h1F, SYNDROME_PSN_SEQUENCE_ERROR = 8'h60,
-                 SYNDROME_INVALID_REQUEST = 8'h61, SYNDROME_REMOTE_ACCESS_ERROR = 8'h62,
-                 SYNDROME_REMOTE_OPERATIONAL_ERROR = 8'h63;
 
 initial begin
     if (QP_COUNT < 2 || (QP_COUNT & (QP_COUNT - 1)) != 0 || MR_COUNT < 2 || (MR_COUNT & (MR_COUNT - 1)) != 0) begin
         $error("Error: QP_COUNT and MR_COUNT must be powers of two, 2 or more (instance %m)");
+        $finish;
+    end
+    if ((RECV_WQE_BYTES & (RECV_WQE_BYTES - 1)) != 0 || RECV_WQE_BYTES > 64) begin
+        $error("Error: the receive WQE of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
         $finish;
     end
 end
@@ -313,23 +308,26 @@ wire [23:0] psn_distance = request_psn - expected_psn;
 wire        psn_in_order = psn_distance == 24'd0;
 wire        psn_duplicate = psn_distance[23];
 
-wire is_write_start = request_opcode == OP_WRITE_FIRST || request_opcode == OP_WRITE_ONLY
-                   || request_opcode == OP_WRITE_ONLY_IMM;
-wire is_write_continue = request_opcode == OP_WRITE_MIDDLE || request_opcode == OP_WRITE_LAST
-                      || request_opcode == OP_WRITE_LAST_IMM;
-wire is_write_end = request_opcode == OP_WRITE_LAST || request_opcode == OP_WRITE_ONLY
-                 || request_opcode == OP_WRITE_LAST_IMM || request_opcode == OP_WRITE_ONLY_IMM;
-wire is_write_only = request_opcode == OP_WRITE_ONLY || request_opcode == OP_WRITE_ONLY_IMM;
-wire is_read = request_opcode == OP_READ_REQUEST;
-wire is_send = request_opcode <= OP_SEND_ONLY_IMM;
-wire is_send_start = request_opcode == OP_SEND_FIRST || request_opcode == OP_SEND_ONLY
-                  || request_opcode == OP_SEND_ONLY_IMM;
-wire is_send_continue = is_send && !is_send_start;
-wire is_send_end = is_send && request_opcode != OP_SEND_FIRST && request_opcode != OP_SEND_MIDDLE;
-wire has_immediate = request_opcode == OP_SEND_LAST_IMM || request_opcode == OP_SEND_ONLY_IMM
-                  || request_opcode == OP_WRITE_LAST_IMM || request_opcode == OP_WRITE_ONLY_IMM;
+// What the request is and where it sits in its message, from the shared decoder
+wire is_request, is_send, is_write, is_read, starts_message, ends_message, has_immediate;
+
+roce_opcode_info opcode_info_inst (
+    .opcode(request_opcode),
+    .known(), .has_reth(), .has_aeth(), .has_immdt(has_immediate), .has_payload(), .full_pmtu(),
+    .starts_message(starts_message), .ends_message(ends_message), .is_send(is_send), .is_write(is_write),
+    .is_read_request(is_read), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(),
+    .transport_header_bytes()
+);
+
+wire is_write_start = is_write && starts_message;
+wire is_write_continue = is_write && !starts_message;
+wire is_write_end = is_write && ends_message;
+wire is_write_only = is_write && starts_message && ends_message;
+wire is_send_start = is_send && starts_message;
+wire is_send_continue = is_send && !starts_message;
+wire is_send_end = is_send && ends_message;
 // These take the next posted receive (IBA: SEND's first packet, a WRITE's immediate)
-wire takes_receive = is_send_start || request_opcode == OP_WRITE_LAST_IMM || request_opcode == OP_WRITE_ONLY_IMM;
+wire takes_receive = is_send_start || (is_write && has_immediate);
 wire has_payload = request_payload_bytes != 13'd0;
 
 // Key and range check against the region the R_Key names
@@ -431,7 +429,7 @@ always @(posedge clk) begin
         S_DECIDE: begin
             after_respond <= S_WRITEBACK;
             drain_after_respond <= has_payload;
-            if (read_data_pending && request_opcode < OP_READ_REQUEST) begin
+            if (read_data_pending && (is_send || is_write)) begin
                 // A WRITE or SEND waits until every READ before it has its data out of memory:
                 // IBA executes a QP's requests in order, and the READ must not see this write
             end else if (!qp_valid || qp_error
@@ -440,14 +438,14 @@ always @(posedge clk) begin
                 event_unknown_qp <= 1'b1;
                 state <= has_payload ? S_DRAIN : S_IDLE;
                 after_respond <= S_IDLE;
-            end else if (request_opcode > OP_READ_REQUEST) begin
+            end else if (!is_request) begin
                 // Responses and ACKs belong to a requester: not this responder's to answer
                 event_invalid_request <= 1'b1;
                 state <= has_payload ? S_DRAIN : S_IDLE;
                 after_respond <= S_IDLE;
             end else if (psn_duplicate && !is_read) begin
                 event_duplicate <= 1'b1;
-                respond(OP_ACKNOWLEDGE, expected_psn - 24'd1, SYNDROME_ACK, 13'd0);
+                respond(`ROCE_OP_ACKNOWLEDGE, expected_psn - 24'd1, `ROCE_AETH_ACK, 13'd0);
                 event_ack_sent <= 1'b1;
                 state <= S_RESPOND;
                 after_respond <= S_IDLE;
@@ -455,7 +453,7 @@ always @(posedge clk) begin
                 event_sequence_drop <= 1'b1;
                 if (!nak_sent) begin
                     nak_sent <= 1'b1;
-                    respond(OP_ACKNOWLEDGE, expected_psn, SYNDROME_PSN_SEQUENCE_ERROR, 13'd0);
+                    respond(`ROCE_OP_ACKNOWLEDGE, expected_psn, `ROCE_AETH_NAK_PSN_SEQUENCE_ERROR, 13'd0);
                     event_nak_sent <= 1'b1;
                     state <= S_RESPOND;
                 end else begin
@@ -470,20 +468,20 @@ always @(posedge clk) begin
                 event_invalid_request <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
-                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_INVALID_REQUEST, 13'd0);
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_INVALID_REQUEST, 13'd0);
                 state <= S_RESPOND;
             end else if ((is_write_start || is_read) && !access_ok) begin
                 event_access_error <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
-                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_REMOTE_ACCESS_ERROR, 13'd0);
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_ACCESS, 13'd0);
                 state <= S_RESPOND;
             end else if (takes_receive && rq_consumer == rq_producer && !psn_duplicate) begin
                 // No receive posted: nothing is executed and the requester tries again later
                 event_rnr_nak_sent <= 1'b1;
                 event_nak_sent <= 1'b1;
                 nak_sent <= 1'b1;
-                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_RNR_NAK, 13'd0);
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_RNR_NAK_SHORTEST, 13'd0);
                 state <= S_RESPOND;
             end else if (is_read) begin
                 event_duplicate <= psn_duplicate;
@@ -507,7 +505,7 @@ always @(posedge clk) begin
                     write_length <= request_length;
                 end
                 if (takes_receive) begin
-                    m_recv_cmd_addr <= qp_rq_base + {43'd0, rq_consumer & qp_rq_mask, 5'd0};
+                    m_recv_cmd_addr <= qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT);
                     m_recv_cmd_valid <= 1'b1;
                     receive_wqe_beat <= 0;
                     state <= S_RECEIVE_WAIT;
@@ -529,9 +527,9 @@ always @(posedge clk) begin
         end
         S_RECEIVE_LOAD: begin
             rq_consumer <= rq_consumer + 16'd1;
-            receive_wr_id <= receive_wqe[63:0];
-            receive_address <= receive_wqe[127:64];
-            receive_capacity <= receive_wqe[159:128];
+            receive_wr_id <= receive_wqe[`RDMA_RECEIVE_WQE_WR_ID_LSB +: `RDMA_RECEIVE_WQE_WR_ID_WIDTH];
+            receive_address <= receive_wqe[`RDMA_RECEIVE_WQE_ADDRESS_LSB +: `RDMA_RECEIVE_WQE_ADDRESS_WIDTH];
+            receive_capacity <= receive_wqe[`RDMA_RECEIVE_WQE_LENGTH_LSB +: `RDMA_RECEIVE_WQE_LENGTH_WIDTH];
             receive_bytes <= 32'd0;
             receive_open <= is_send;
             state <= is_send ? S_RECEIVE_CHECK : (has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS);
@@ -544,13 +542,13 @@ always @(posedge clk) begin
                 m_cqe_byte_len <= 32'd0;
                 m_cqe_immediate <= 32'd0;
                 m_cqe_immediate_valid <= 1'b0;
-                m_cqe_opcode <= WC_RECV;
-                m_cqe_status <= WC_LOC_LEN_ERR;
+                m_cqe_opcode <= `RDMA_WC_RECV;
+                m_cqe_status <= `RDMA_WC_LOC_LEN_ERR;
                 receive_open <= 1'b0;
                 event_invalid_request <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
-                respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_INVALID_REQUEST, 13'd0);
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_INVALID_REQUEST, 13'd0);
                 state <= S_RESPOND;
             end else begin
                 state <= has_payload ? S_WRITE_COMMAND : S_WRITE_STATUS;
@@ -590,18 +588,18 @@ always @(posedge clk) begin
                     m_cqe_byte_len <= is_send ? receive_bytes + {19'd0, request_payload_bytes} : write_length;
                     m_cqe_immediate <= request_immdt;
                     m_cqe_immediate_valid <= has_immediate;
-                    m_cqe_opcode <= is_send ? WC_RECV : WC_RECV_RDMA_WITH_IMM;
-                    m_cqe_status <= WC_SUCCESS;
+                    m_cqe_opcode <= is_send ? `RDMA_WC_RECV : `RDMA_WC_RECV_RDMA_WITH_IMM;
+                    m_cqe_status <= `RDMA_WC_SUCCESS;
                 end
                 if (write_status_valid && write_status_error) begin
                     qp_error <= 1'b1;
                     event_nak_sent <= 1'b1;
-                    respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_REMOTE_OPERATIONAL_ERROR, 13'd0);
+                    respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_OPERATIONAL, 13'd0);
                     drain_after_respond <= 1'b0;
                     state <= S_RESPOND;
                 end else if (request_ack_req) begin
                     event_ack_sent <= 1'b1;
-                    respond(OP_ACKNOWLEDGE, request_psn, SYNDROME_ACK, 13'd0);
+                    respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_ACK, 13'd0);
                     drain_after_respond <= 1'b0;
                     m_hdr_aeth_msn <= is_write_end || is_send_end ? msn + 24'd1 : msn;
                     state <= S_RESPOND;
@@ -612,9 +610,9 @@ always @(posedge clk) begin
         end
         S_READ_PACKET: begin
             if (!read_header_sent && !m_hdr_valid) begin
-                respond(read_first_packet ? (read_last_packet ? OP_READ_RESPONSE_ONLY : OP_READ_RESPONSE_FIRST)
-                                          : (read_last_packet ? OP_READ_RESPONSE_LAST : OP_READ_RESPONSE_MIDDLE),
-                        read_psn, SYNDROME_ACK, read_packet_bytes[12:0]);
+                respond(read_first_packet ? (read_last_packet ? `ROCE_OP_READ_RESPONSE_ONLY : `ROCE_OP_READ_RESPONSE_FIRST)
+                                          : (read_last_packet ? `ROCE_OP_READ_RESPONSE_LAST : `ROCE_OP_READ_RESPONSE_MIDDLE),
+                        read_psn, `ROCE_AETH_ACK, read_packet_bytes[12:0]);
                 read_header_sent <= 1'b1;
             end
             if (!read_command_sent && !m_read_cmd_valid) begin

@@ -6,8 +6,8 @@
 // The parser hands out a header, then that packet's payload frame (if it has one). A header
 // goes to the side its opcode belongs to, and the payload that follows goes after it to the
 // same side; the next header waits until that payload's last beat has gone, so the two sides
-// never see each other's bytes. Opcodes 0x0D to 0x11 (READ responses and ACKNOWLEDGE) are
-// responses; every other opcode the parser passes is a request.
+// never see each other's bytes. READ responses and ACKNOWLEDGE are responses (roce_opcode_info
+// says which opcodes those are); every other opcode the parser passes is a request.
 module roce_rx_demux (
     input  wire        clk,
     input  wire        rst,
@@ -31,7 +31,14 @@ module roce_rx_demux (
     input  wire        m_response_payload_tready
 );
 
-wire is_response = s_hdr_bth_opcode >= 8'h0D && s_hdr_bth_opcode <= 8'h11;
+wire is_response;
+
+roce_opcode_info opcode_info_inst (
+    .opcode(s_hdr_bth_opcode),
+    .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(), .starts_message(),
+    .ends_message(), .is_send(), .is_write(), .is_read_request(), .is_read_response(), .is_acknowledge(),
+    .is_request(), .is_response(is_response), .transport_header_bytes()
+);
 
 // Set from a header with a payload until that payload's last beat is taken
 reg payload_pending;

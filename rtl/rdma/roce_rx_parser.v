@@ -255,6 +255,7 @@ wire       has_aeth_now;
 wire       has_immdt_now;
 wire       has_payload_now;
 wire       full_pmtu_now;
+wire       starts_message_now;
 wire       ends_message_now;
 wire [5:0] transport_header_bytes_now;
 
@@ -266,13 +267,20 @@ roce_opcode_info opcode_info_inst (
     .has_immdt(has_immdt_now),
     .has_payload(has_payload_now),
     .full_pmtu(full_pmtu_now),
+    .starts_message(starts_message_now),
     .ends_message(ends_message_now),
+    .is_send(),
+    .is_write(),
+    .is_read_request(),
+    .is_read_response(),
+    .is_acknowledge(),
+    .is_request(),
+    .is_response(),
     .transport_header_bytes(transport_header_bytes_now)
 );
 
-// LAST packets (not ONLY) must carry at least one byte; the decoder does not tell them apart
-wire position_last_now = bth_opcode_now == 8'h02 || bth_opcode_now == 8'h03 || bth_opcode_now == 8'h08
-                      || bth_opcode_now == 8'h09 || bth_opcode_now == 8'h0F;
+// LAST packets (not ONLY) must carry at least one byte
+wire position_last_now = ends_message_now && !starts_message_now;
 
 // Where the IP packet, the transport headers and the payload end, as the headers claim. Before
 // the beat that carries them these are stale, but no payload lane is reached before then.

@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "roce_defs.vh"
+
 // The requester hands over a whole work request and goes back to its other work; this block
 // cuts it into packets at the QP's PMTU. Facts from shared/reference/roce.md: FIRST and MIDDLE
 // packets carry exactly one PMTU, the LAST (or ONLY) the rest, a zero-length message is one
@@ -71,11 +73,6 @@ module roce_segmenter #(
     output reg         event_retransmit
 );
 
-localparam [7:0] OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST = 8'h02,
-                 OP_SEND_LAST_IMM = 8'h03, OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05,
-                 OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
-                 OP_WRITE_LAST_IMM = 8'h09, OP_WRITE_ONLY = 8'h0A, OP_WRITE_ONLY_IMM = 8'h0B,
-                 OP_READ_REQUEST = 8'h0C;
 localparam [23:0] ACK_REQUEST_MASK = ACK_REQUEST_INTERVAL - 1;
 
 initial begin
@@ -107,17 +104,17 @@ wire [23:0] packet_psn = first_psn + packet_index;
 reg [7:0] packet_opcode;
 always @* begin
     if (is_read) begin
-        packet_opcode = OP_READ_REQUEST;
+        packet_opcode = `ROCE_OP_READ_REQUEST;
     end else if (first_of_message && last_packet) begin
-        packet_opcode = is_send ? (has_immediate ? OP_SEND_ONLY_IMM : OP_SEND_ONLY)
-                                : (has_immediate ? OP_WRITE_ONLY_IMM : OP_WRITE_ONLY);
+        packet_opcode = is_send ? (has_immediate ? `ROCE_OP_SEND_ONLY_IMM : `ROCE_OP_SEND_ONLY)
+                                : (has_immediate ? `ROCE_OP_WRITE_ONLY_IMM : `ROCE_OP_WRITE_ONLY);
     end else if (first_of_message) begin
-        packet_opcode = is_send ? OP_SEND_FIRST : OP_WRITE_FIRST;
+        packet_opcode = is_send ? `ROCE_OP_SEND_FIRST : `ROCE_OP_WRITE_FIRST;
     end else if (last_packet) begin
-        packet_opcode = is_send ? (has_immediate ? OP_SEND_LAST_IMM : OP_SEND_LAST)
-                                : (has_immediate ? OP_WRITE_LAST_IMM : OP_WRITE_LAST);
+        packet_opcode = is_send ? (has_immediate ? `ROCE_OP_SEND_LAST_IMM : `ROCE_OP_SEND_LAST)
+                                : (has_immediate ? `ROCE_OP_WRITE_LAST_IMM : `ROCE_OP_WRITE_LAST);
     end else begin
-        packet_opcode = is_send ? OP_SEND_MIDDLE : OP_WRITE_MIDDLE;
+        packet_opcode = is_send ? `ROCE_OP_SEND_MIDDLE : `ROCE_OP_WRITE_MIDDLE;
     end
 end
 

@@ -83,7 +83,15 @@ roce_opcode_info opcode_info_inst (
     .has_immdt(has_immdt),
     .has_payload(),
     .full_pmtu(),
+    .starts_message(),
     .ends_message(),
+    .is_send(),
+    .is_write(),
+    .is_read_request(),
+    .is_read_response(),
+    .is_acknowledge(),
+    .is_request(),
+    .is_response(),
     .transport_header_bytes(transport_header_bytes)
 );
 

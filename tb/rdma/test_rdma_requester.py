@@ -316,7 +316,7 @@ async def doorbell_abuse_is_refused_and_loses_nothing(dut):
     await requester.run(work)
     assert [c.status for c in requester.completions] == [WcStatus.SUCCESS] * 3
     slot = host.producer[DUT_QPN] % (1 << SQ_LOG_SIZE)
-    requester.tb.memory.write(SQ_BASE + slot * 64, bytes([9]) + bytes(7) + (0xBAD).to_bytes(8, "little") + bytes(48))
+    requester.tb.memory.write(SQ_BASE + slot * rdma.WQE_BYTES, rdma.SEND_WQE.pack(opcode=9, wr_id=0xBAD))
     host.producer[DUT_QPN] += 1
     await host.ring(DUT_QPN)
     requester.completions = []

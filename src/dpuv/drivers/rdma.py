@@ -7,55 +7,36 @@ against a board."""
 from __future__ import annotations
 
 import ipaddress
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 
+from dpuv.drivers.rdma_host_interface import CODES, COMPLETION, RECEIVE_WQE, SEND_WQE
 from dpuv.models.roce_qp import WorkOpcode, WorkRequest
 from dpuv.regs.access import BlockWindow
 from dpuv.regs.maps import rdma_engine
 
 BLOCK = rdma_engine.BLOCK
-COUNTERS = ("RX_FRAMES", "RX_BYTES", "RX_FRAMES_GOOD", "TX_FRAMES", "TX_BYTES", "ACKS_SENT", "NAKS_SENT", "DUPLICATES",
-            "SEQUENCE_DROPS", "UNKNOWN_QP_DROPS", "ACCESS_ERRORS", "INVALID_REQUESTS", "DROPS_ICRC", "DROPS_MALFORMED",
-            "DROPS_OVERFLOW", "ACK_LATENCY_MIN", "ACK_LATENCY_MAX", "ACK_LATENCY_SUM", "ACK_LATENCY_COUNT",
-            "REQUESTS_SENT", "RETRANSMITS", "TIMEOUTS", "RETRIES", "ACKS_RECEIVED", "NAKS_RECEIVED",
-            "RESPONSES_DROPPED", "COMPLETIONS", "COMPLETION_ERRORS", "DOORBELLS_REJECTED", "DOORBELL_LATENCY_MIN",
-            "DOORBELL_LATENCY_MAX", "DOORBELL_LATENCY_SUM", "DOORBELL_LATENCY_COUNT", "TX_BEATS",
-            "TX_SPAN_CYCLES", "RNR_NAKS_SENT",
-            "RNR_NAKS_RECEIVED")
+# The counters are every register from the counter window on (rtl/rdma/regs/rdma_engine.rdl),
+# in address order: the register map is their one list
+COUNTER_WINDOW = BLOCK["RX_FRAMES"].offset
+COUNTERS = tuple(register.name for register in BLOCK.registers if register.offset >= COUNTER_WINDOW)
 
-WQE_BYTES = 64
-RECEIVE_WQE_BYTES = 32
-CQE_BYTES = 32
+# The layouts and codes of the host-memory structures: rtl/rdma/host_interface.toml
+WQE_BYTES = SEND_WQE.size
+RECEIVE_WQE_BYTES = RECEIVE_WQE.size
+CQE_BYTES = COMPLETION.size
 
-# WQE opcodes (the engine's host interface, roce_requester.v)
-WQE_OPCODE = {WorkOpcode.RDMA_WRITE: 0, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: 1, WorkOpcode.SEND: 2,
-              WorkOpcode.SEND_WITH_IMMEDIATE: 3, WorkOpcode.RDMA_READ: 4}
+# The engine's WQE opcode for each verb
+WQE_OPCODE = {WorkOpcode.RDMA_WRITE: CODES["wqe_opcode"].values["WRITE"],
+              WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: CODES["wqe_opcode"].values["WRITE_IMM"],
+              WorkOpcode.SEND: CODES["wqe_opcode"].values["SEND"],
+              WorkOpcode.SEND_WITH_IMMEDIATE: CODES["wqe_opcode"].values["SEND_IMM"],
+              WorkOpcode.RDMA_READ: CODES["wqe_opcode"].values["READ"]}
 
-
-class WcOpcode(IntEnum):
-    """ibv_wc_opcode values the completion entries carry."""
-    SEND = 0
-    RDMA_WRITE = 1
-    RDMA_READ = 2
-    RECV = 128
-    RECV_RDMA_WITH_IMM = 129
-
-
-class WcStatus(IntEnum):
-    """ibv_wc_status values the completion entries carry."""
-    SUCCESS = 0
-    LOC_LEN_ERR = 1
-    LOC_QP_OP_ERR = 2
-    WR_FLUSH_ERR = 5
-    REM_INV_REQ_ERR = 9
-    REM_ACCESS_ERR = 10
-    REM_OP_ERR = 11
-    RETRY_EXC_ERR = 12
-    RNR_RETRY_EXC_ERR = 13
-
+# ibv_wc_opcode and ibv_wc_status values the completion entries carry
+WcOpcode = IntEnum("WcOpcode", CODES["wc_opcode"].values)
+WcStatus = IntEnum("WcStatus", CODES["wc_status"].values)
 
 WC_OPCODE = {WorkOpcode.RDMA_WRITE: WcOpcode.RDMA_WRITE, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: WcOpcode.RDMA_WRITE,
              WorkOpcode.SEND: WcOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE: WcOpcode.SEND,
@@ -74,9 +55,10 @@ def pmtu_code(pmtu: int) -> int:
 
 
 def encode_wqe(request: WorkRequest, local_address: int) -> bytes:
-    """The 64-byte WQE for `request`, its local buffer (WRITE/SEND source, READ destination) at local_address."""
-    return struct.pack("<BxxxIQQIIQ24x", WQE_OPCODE[request.opcode], request.imm or 0, request.wr_id, local_address,
-                       request.length, request.rkey, request.remote_address)
+    """The WQE for `request`, its local buffer (WRITE/SEND source, READ destination) at local_address."""
+    return SEND_WQE.pack(opcode=WQE_OPCODE[request.opcode], immediate=request.imm or 0, wr_id=request.wr_id,
+                         local_address=local_address, length=request.length, rkey=request.rkey,
+                         remote_address=request.remote_address)
 
 
 @dataclass(frozen=True)
@@ -90,8 +72,9 @@ class EngineCompletion:
 
     @classmethod
     def decode(cls, entry: bytes) -> "EngineCompletion":
-        wr_id, byte_len, immediate, qpn, opcode, status, flags = struct.unpack_from("<QIIIBBB", entry)
-        return cls(wr_id, status, opcode, byte_len, qpn & 0xFFFFFF, immediate if flags & 1 else None)
+        fields = COMPLETION.unpack(entry)
+        return cls(fields["wr_id"], fields["status"], fields["opcode"], fields["byte_len"], fields["qpn"],
+                   fields["immediate"] if fields["immediate_valid"] else None)
 
 
 async def set_up(window: BlockWindow, mac: str, ip: str, max_pmtu: int = 4096) -> None:
@@ -203,7 +186,7 @@ class HostQueues:
         """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
         base, log_size = self.receive_queues[qpn]
         slot = self.receive_producer[qpn] % (1 << log_size)
-        self.write_memory(base + slot * RECEIVE_WQE_BYTES, struct.pack("<QQI12x", wr_id, address, length))
+        self.write_memory(base + slot * RECEIVE_WQE_BYTES, RECEIVE_WQE.pack(wr_id=wr_id, address=address, length=length))
         self.receive_producer[qpn] = (self.receive_producer[qpn] + 1) % 0x10000
         doorbell = BLOCK["RQ_DOORBELL"]
         await self.window.write_register("RQ_DOORBELL", doorbell.field("qpn").insert(
@@ -221,7 +204,7 @@ class HostQueues:
             slot = self.consumer % entries
             entry = self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES)
             expected_owner = 1 - (self.consumer // entries) % 2
-            if entry[23] & 1 != expected_owner:
+            if COMPLETION["owner"].get(entry) != expected_owner:
                 break
             taken.append(EngineCompletion.decode(entry))
             self.consumer = (self.consumer + 1) % 0x10000

@@ -1,0 +1,78 @@
+// The RDMA engine's host-memory structures and codes, generated from rtl/rdma/host_interface.toml; do not edit
+//
+// Bit offsets (_LSB) and widths (_WIDTH) of each field within its entry, entry sizes in bytes
+// (_BYTES), and the codes the fields carry. Text macros only: guarded, like roce_defs.vh.
+`ifndef RDMA_HOST_INTERFACE_VH
+`define RDMA_HOST_INTERFACE_VH
+
+// send WQE, ring of 2^`sq_log_size` per QP
+`define RDMA_SEND_WQE_BYTES 64
+`define RDMA_SEND_WQE_OPCODE_LSB 0
+`define RDMA_SEND_WQE_OPCODE_WIDTH 8
+`define RDMA_SEND_WQE_IMMEDIATE_LSB 32
+`define RDMA_SEND_WQE_IMMEDIATE_WIDTH 32
+`define RDMA_SEND_WQE_WR_ID_LSB 64
+`define RDMA_SEND_WQE_WR_ID_WIDTH 64
+`define RDMA_SEND_WQE_LOCAL_ADDRESS_LSB 128
+`define RDMA_SEND_WQE_LOCAL_ADDRESS_WIDTH 64
+`define RDMA_SEND_WQE_LENGTH_LSB 192
+`define RDMA_SEND_WQE_LENGTH_WIDTH 32
+`define RDMA_SEND_WQE_RKEY_LSB 224
+`define RDMA_SEND_WQE_RKEY_WIDTH 32
+`define RDMA_SEND_WQE_REMOTE_ADDRESS_LSB 256
+`define RDMA_SEND_WQE_REMOTE_ADDRESS_WIDTH 64
+
+// receive WQE, ring of 2^`rq_log_size` per QP
+`define RDMA_RECEIVE_WQE_BYTES 32
+`define RDMA_RECEIVE_WQE_WR_ID_LSB 0
+`define RDMA_RECEIVE_WQE_WR_ID_WIDTH 64
+`define RDMA_RECEIVE_WQE_ADDRESS_LSB 64
+`define RDMA_RECEIVE_WQE_ADDRESS_WIDTH 64
+`define RDMA_RECEIVE_WQE_LENGTH_LSB 128
+`define RDMA_RECEIVE_WQE_LENGTH_WIDTH 32
+
+// completion, one ring per engine
+`define RDMA_COMPLETION_BYTES 32
+`define RDMA_COMPLETION_WR_ID_LSB 0
+`define RDMA_COMPLETION_WR_ID_WIDTH 64
+`define RDMA_COMPLETION_BYTE_LEN_LSB 64
+`define RDMA_COMPLETION_BYTE_LEN_WIDTH 32
+`define RDMA_COMPLETION_IMMEDIATE_LSB 96
+`define RDMA_COMPLETION_IMMEDIATE_WIDTH 32
+`define RDMA_COMPLETION_QPN_LSB 128
+`define RDMA_COMPLETION_QPN_WIDTH 24
+`define RDMA_COMPLETION_OPCODE_LSB 160
+`define RDMA_COMPLETION_OPCODE_WIDTH 8
+`define RDMA_COMPLETION_STATUS_LSB 168
+`define RDMA_COMPLETION_STATUS_WIDTH 8
+`define RDMA_COMPLETION_IMMEDIATE_VALID_LSB 176
+`define RDMA_COMPLETION_IMMEDIATE_VALID_WIDTH 1
+`define RDMA_COMPLETION_OWNER_LSB 184
+`define RDMA_COMPLETION_OWNER_WIDTH 1
+
+// WQE opcode
+`define RDMA_WQE_WRITE 8'd0
+`define RDMA_WQE_WRITE_IMM 8'd1
+`define RDMA_WQE_SEND 8'd2
+`define RDMA_WQE_SEND_IMM 8'd3
+`define RDMA_WQE_READ 8'd4
+
+// ibv_wc_opcode
+`define RDMA_WC_SEND 8'd0
+`define RDMA_WC_RDMA_WRITE 8'd1
+`define RDMA_WC_RDMA_READ 8'd2
+`define RDMA_WC_RECV 8'd128
+`define RDMA_WC_RECV_RDMA_WITH_IMM 8'd129
+
+// ibv_wc_status
+`define RDMA_WC_SUCCESS 8'd0
+`define RDMA_WC_LOC_LEN_ERR 8'd1
+`define RDMA_WC_LOC_QP_OP_ERR 8'd2
+`define RDMA_WC_WR_FLUSH_ERR 8'd5
+`define RDMA_WC_REM_INV_REQ_ERR 8'd9
+`define RDMA_WC_REM_ACCESS_ERR 8'd10
+`define RDMA_WC_REM_OP_ERR 8'd11
+`define RDMA_WC_RETRY_EXC_ERR 8'd12
+`define RDMA_WC_RNR_RETRY_EXC_ERR 8'd13
+
+`endif
