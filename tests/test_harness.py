@@ -169,3 +169,12 @@ def test_a_bench_declared_in_two_areas_is_refused(tmp_path):
 def test_every_area_manifest_is_read():
     assert {area.name for area in benches.AREAS} >= {"common", "top", "allreduce", "rdma", "storage", "bringup"}
     assert all(bench.area in {area.name for area in benches.AREAS} for bench in benches.ALL_BENCHES)
+
+
+def test_no_test_module_imports_another():
+    """Shared testbench pieces live in bench modules (tb/<area>/*_bench.py and the like), so a
+    test module can be run, split or removed alone."""
+    offenders = [f"{path.relative_to(PROJECT_ROOT)}: {line.strip()}"
+                 for path in sorted((PROJECT_ROOT / "tb").glob("*/test_*.py"))
+                 for line in path.read_text().splitlines() if line.startswith(("from test_", "import test_"))]
+    assert not offenders, offenders

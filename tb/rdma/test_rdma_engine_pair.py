@@ -20,7 +20,7 @@ from dpuv.tb.pcap_capture import WireCapture
 from dpuv.drivers.rdma import HostQueues, WcOpcode, WcStatus
 from dpuv.regs.maps import rdma_engine
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset, test_rng
-from test_rdma_responder import check_with_scapy
+from rdma_engine_bench import check_with_scapy
 
 PMTU = 1024
 MEMORY_BYTES = 0x40000

@@ -20,7 +20,7 @@ from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import EngineCompletion, HostQueues, WcOpcode, WcStatus
 from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
-from test_rdma_responder import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB
+from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB
 
 SQ_BASE = 0x2000
 SQ_LOG_SIZE = 6            # 64 WQEs of 64 bytes

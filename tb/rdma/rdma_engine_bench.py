@@ -1,0 +1,147 @@
+"""The RDMA engine's testbench, shared by the responder and requester tests and the pair bench's
+frame check: the engine's addressing and QP numbers, the host memory behind it, the Python peer
+QPs over the lossy wire, and the scapy cross-check of every frame."""
+
+import random
+
+import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge
+from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+
+from dpuv.models.roce_packet import Endpoint, Opcode, parse_frame
+from dpuv.models.roce_qp import QpConfig, QueuePair
+from dpuv.models.roce_wire import LossyWire, WireConfig
+from dpuv.drivers import rdma
+from dpuv.tb import roce_scapy
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.tb.pcap_capture import WireCapture
+from dpuv.drivers.rdma import HostQueues
+from dpuv.regs.maps import rdma_engine
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset
+
+DUT_QPN = 0x11
+PEER_QPN = 0x2345
+DUT = Endpoint("02:00:00:00:00:01", "10.0.0.1", 0xC011)
+PEER = Endpoint("02:00:00:00:00:02", "10.0.0.2", 0xC345)
+PMTU = 1024
+RKEY = 0x00ABCD01          # the low bits pick region entry 1
+REGION_BASE = 0x10000
+REGION_BYTES = 0x10000
+# 4.096 us x 2^3: long enough for a 4 KiB message in flight, short enough for many retries
+ACK_TIMEOUT_CODE = 3
+# Host memory below the region: the receive queue, the completion queue, receive buffers
+RQ_BASE, RQ_LOG_SIZE = 0x1000, 5
+RESPONDER_CQ_BASE, RESPONDER_CQ_LOG_SIZE = 0x3000, 7
+RECEIVE_BUFFERS = 0x4000
+LOOP_CYCLES = 16
+
+
+def check_with_scapy(frame: bytes, packet) -> None:
+    """scapy, an independent decoder, reads the same packet from the frame and agrees with its
+    ICRC (parse_frame has already checked it with zlib.crc32)."""
+    decoded = roce_scapy.decode(frame)
+    assert decoded["icrc_sent"] == decoded["icrc_computed"], "scapy disagrees with the ICRC"
+    assert (decoded["opcode"], decoded["psn"], decoded["dest_qp"], decoded["payload"]) == \
+        (packet.bth.opcode, packet.bth.psn, packet.bth.dest_qp, packet.payload), decoded
+
+
+class TB:
+    def __init__(self, dut, rng: random.Random, wire: WireConfig = WireConfig(latency_ns=200), backpressure=None):
+        self.dut = dut
+        self.rng = rng
+        self.memory = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=2 * REGION_BASE)
+        self.rx = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_rx"), dut.clk, dut.rst)
+        self.tx = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
+        quiet(self.memory.write_if, self.memory.read_if, self.rx, self.tx)
+        self.tx.set_pause_generator(pauses(rng, backpressure))
+        self.to_dut = LossyWire(wire, rng.getrandbits(32))
+        self.from_dut = LossyWire(wire, rng.getrandbits(32))
+        self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
+        quiet(self.bus.master.write_if, self.bus.master.read_if)
+        self.registers = self.bus.window(0, rdma_engine.BLOCK)
+        self.host = HostQueues(self.registers, self.memory.write, self.memory.read)
+        self.events = {}
+        self.cycle = 0
+        # ePSNs carried by the NAKs (PSN sequence error) the responder sent, in order
+        self.sequence_naks = []
+        # Every packet the engine sent, parsed at the QPs' PMTU
+        self.sent = []
+        self.pmtu = PMTU
+        self.capture = WireCapture()
+        dut.s_axis_rx_tuser.value = 0
+        cocotb.start_soon(self._count())
+
+    async def _count(self):
+        while True:
+            await RisingEdge(self.dut.clk)
+            self.cycle += 1
+
+    async def reset(self):
+        await start_clock_and_reset(self.dut.clk, self.dut.rst)
+
+    async def set_up(self, expected_psn: int, region_access=(True, True)):
+        """What host software does: addresses, one QP, one region; all through the registers."""
+        await rdma.set_up(self.registers, DUT.mac, DUT.ip, PMTU)
+        await rdma.create_qp(self.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port,
+                                    expected_psn, pmtu=PMTU, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE)
+        await rdma.register_region(self.registers, RKEY, REGION_BASE, REGION_BYTES, *region_access)
+        self.host.attach_receive_queue(DUT_QPN, RQ_BASE, RQ_LOG_SIZE)
+        await self.host.create_completion_queue(RESPONDER_CQ_BASE, RESPONDER_CQ_LOG_SIZE)
+
+    async def read_events(self) -> dict[str, int]:
+        self.events = await rdma.read_counters(self.registers)
+        return self.events
+
+    def requester(self, first_psn: int) -> QueuePair:
+        return QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=PMTU, initial_send_psn=first_psn,
+                                  local_ack_timeout=ACK_TIMEOUT_CODE))
+
+    async def run(self, peer: QueuePair, expected_completions: int, limit_cycles: int = 2_000_000):
+        """Move frames both ways until the peer has that many completions."""
+        return (await self.run_peers([peer], [expected_completions], limit_cycles))[0]
+
+    async def run_peers(self, peers: list[QueuePair], expected: list[int], limit_cycles: int = 2_000_000,
+                        junk: list[bytes] = ()) -> list[list]:
+        """Several peers on one wire, each frame from the engine routed by its destination QP;
+        `junk` frames are slipped onto the wire between theirs, one per loop."""
+        completions = [[] for _ in peers]
+        junk = list(junk)
+        start = self.cycle
+        while any(len(done) < wanted for done, wanted in zip(completions, expected)):
+            assert self.cycle - start < limit_cycles, \
+                f"{[len(done) for done in completions]} of {expected} completions after {limit_cycles} cycles"
+            await self.step(peers, junk.pop(0) if junk else None)
+            for index, peer in enumerate(peers):
+                completions[index] += peer.take_completions()
+            await ClockCycles(self.dut.clk, LOOP_CYCLES)
+        self.capture.save()
+        await self.read_events()
+        return completions
+
+    async def step(self, peers: list[QueuePair], junk: bytes | None = None) -> None:
+        """Move every frame that is due one hop: peers to the wire, the wire to the engine, the
+        engine to the wire, the wire to the peers."""
+        by_qpn = {peer.config.qpn: index for index, peer in enumerate(peers)}
+        now = self.cycle * CLOCK_PERIOD_NS
+        for peer in peers:
+            for frame in peer.poll(now):
+                self.to_dut.send(frame, now)
+        if junk is not None:
+            self.to_dut.send(junk, now)
+        for frame in self.to_dut.deliver(now):
+            self.capture.record(frame, now)
+            await self.rx.send(AxiStreamFrame(frame))
+        while not self.tx.empty():
+            frame = bytes(self.tx.recv_nowait().tdata)
+            packet = parse_frame(frame, self.pmtu)  # every frame the engine sends must parse cleanly
+            check_with_scapy(frame, packet)
+            if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome == 0x60:
+                self.sequence_naks.append(packet.bth.psn)
+            self.sent.append(packet)
+            self.capture.record(frame, now)
+            self.from_dut.send(frame, now)
+        for frame in self.from_dut.deliver(now):
+            # routed like a switch would: by the BTH's destination QP (bytes 47-49), even if the
+            # wire corrupted the frame; the peer's ICRC check then drops it
+            destination = int.from_bytes(frame[47:50], "big")
+            peers[by_qpn.get(destination, 0)].receive(frame, now)
