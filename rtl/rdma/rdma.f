@@ -7,6 +7,7 @@ roce_icrc_check.v
 roce_rx_parser.v
 roce_icrc_append.v
 roce_tx_builder.v
+roce_qp_context.v
 roce_responder.v
 roce_ack_latency.v
 generated/rdma_engine_csr.sv
@@ -14,4 +15,5 @@ roce_rx_demux.v
 roce_segmenter.v
 roce_completion_queue.v
 roce_requester.v
+rdma_host_memory.v
 rdma_engine.v

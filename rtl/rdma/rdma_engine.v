@@ -9,9 +9,9 @@
 // Receive: roce_rx_parser -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK,
 // READ responses) to roce_requester. Transmit: the responder's ACKs and READ responses and the
 // requester's requests (cut by roce_segmenter) each have a frame builder; whole frames share the
-// MAC through a round-robin multiplexer. Host memory: six DMA engines (WRITE payloads in, READ
-// response payloads out, READ data back in, request payloads out, WQE fetch, completion entries)
-// share one AXI4 master through the read and write arbiters. The MAC side never sees
+// MAC through a round-robin multiplexer. Host memory (rdma_host_memory): seven DMA engines
+// (WRITE and SEND payloads in, READ response payloads out, READ data back in, request payloads
+// out, WQE and receive WQE fetches, completion entries) share one AXI4 master. The MAC side never sees
 // backpressure on receive: the parser buffers, and drops (and counts) what does not fit.
 module rdma_engine #(
     // Width of the MAC streams and the memory bus in bits (64 to 512, a power of two)
@@ -111,8 +111,6 @@ module rdma_engine #(
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
-// The DMA engines' own AXI IDs; the arbiters add two bits naming the engine
-localparam DMA_ID_WIDTH = 2;
 
 // ---- Registers ----
 
@@ -311,103 +309,27 @@ wire [READ_PORTS-1:0]             dma_read_cmd_valid, dma_read_cmd_ready, dma_re
 wire [READ_PORTS*DATA_WIDTH-1:0]  dma_read_tdata;
 wire [READ_PORTS*KEEP_WIDTH-1:0]  dma_read_tkeep;
 
-wire [WRITE_PORTS*DMA_ID_WIDTH-1:0] arb_awid, arb_bid;
-wire [WRITE_PORTS*64-1:0]           arb_awaddr;
-wire [WRITE_PORTS*8-1:0]            arb_awlen;
-wire [WRITE_PORTS*3-1:0]            arb_awsize, arb_awprot;
-wire [WRITE_PORTS*2-1:0]            arb_awburst, arb_bresp;
-wire [WRITE_PORTS*4-1:0]            arb_awcache;
-wire [WRITE_PORTS-1:0]              arb_awlock, arb_awvalid, arb_awready, arb_wlast, arb_wvalid, arb_wready,
-                                    arb_bvalid, arb_bready;
-wire [WRITE_PORTS*DATA_WIDTH-1:0]   arb_wdata;
-wire [WRITE_PORTS*KEEP_WIDTH-1:0]   arb_wstrb;
-wire [READ_PORTS*DMA_ID_WIDTH-1:0]  arb_arid, arb_rid;
-wire [READ_PORTS*64-1:0]            arb_araddr;
-wire [READ_PORTS*8-1:0]             arb_arlen;
-wire [READ_PORTS*3-1:0]             arb_arsize, arb_arprot;
-wire [READ_PORTS*2-1:0]             arb_arburst, arb_rresp;
-wire [READ_PORTS*4-1:0]             arb_arcache;
-wire [READ_PORTS-1:0]               arb_arlock, arb_arvalid, arb_arready, arb_rlast, arb_rvalid, arb_rready;
-wire [READ_PORTS*DATA_WIDTH-1:0]    arb_rdata;
-
-genvar port;
-generate
-    for (port = 0; port < WRITE_PORTS; port = port + 1) begin : dma_write
-        axi_dma_write #(
-            .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH)
-        ) write_inst (
-            .clk(clk), .rst(rst),
-            .s_cmd_addr(dma_write_cmd_addr[port*64 +: 64]), .s_cmd_len(dma_write_cmd_len[port*16 +: 16]),
-            .s_cmd_valid(dma_write_cmd_valid[port]), .s_cmd_ready(dma_write_cmd_ready[port]),
-            .s_axis_tdata(dma_write_tdata[port*DATA_WIDTH +: DATA_WIDTH]),
-            .s_axis_tkeep(dma_write_tkeep[port*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_tvalid(dma_write_tvalid[port]),
-            .s_axis_tready(dma_write_tready[port]), .s_axis_tlast(dma_write_tlast[port]),
-            .m_axi_awid(arb_awid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_awaddr(arb_awaddr[port*64 +: 64]),
-            .m_axi_awlen(arb_awlen[port*8 +: 8]), .m_axi_awsize(arb_awsize[port*3 +: 3]),
-            .m_axi_awburst(arb_awburst[port*2 +: 2]), .m_axi_awlock(arb_awlock[port]),
-            .m_axi_awcache(arb_awcache[port*4 +: 4]), .m_axi_awprot(arb_awprot[port*3 +: 3]),
-            .m_axi_awvalid(arb_awvalid[port]), .m_axi_awready(arb_awready[port]),
-            .m_axi_wdata(arb_wdata[port*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(arb_wstrb[port*KEEP_WIDTH +: KEEP_WIDTH]),
-            .m_axi_wlast(arb_wlast[port]), .m_axi_wvalid(arb_wvalid[port]), .m_axi_wready(arb_wready[port]),
-            .m_axi_bid(arb_bid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_bresp(arb_bresp[port*2 +: 2]),
-            .m_axi_bvalid(arb_bvalid[port]), .m_axi_bready(arb_bready[port]),
-            .status_valid(dma_write_status_valid[port]), .status_error(dma_write_status_error[port])
-        );
-    end
-    for (port = 0; port < READ_PORTS; port = port + 1) begin : dma_read
-
-        // Every reader buffers what it asks for (two 4 KiB packets; one WQE for the fetches), so
-        // none holds the shared R channel while its consumer waits: a builder stalled behind
-        // the other builder's frame on the MAC would otherwise stall the READ data the other
-        // builder waits for
-        axi_dma_read #(
-            .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .LEN_WIDTH(16), .ID_WIDTH(DMA_ID_WIDTH),
-            .MAX_BURST_BEATS(port >= 2 ? 16 : 256),
-            .BUFFER_BEATS(port >= 2 ? 16 : 2 * 4096 / KEEP_WIDTH)
-        ) read_inst (
-            .clk(clk), .rst(rst),
-            .s_cmd_addr(dma_read_cmd_addr[port*64 +: 64]), .s_cmd_len(dma_read_cmd_len[port*16 +: 16]),
-            .s_cmd_valid(dma_read_cmd_valid[port]), .s_cmd_ready(dma_read_cmd_ready[port]),
-            .m_axi_arid(arb_arid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_araddr(arb_araddr[port*64 +: 64]),
-            .m_axi_arlen(arb_arlen[port*8 +: 8]), .m_axi_arsize(arb_arsize[port*3 +: 3]),
-            .m_axi_arburst(arb_arburst[port*2 +: 2]), .m_axi_arlock(arb_arlock[port]),
-            .m_axi_arcache(arb_arcache[port*4 +: 4]), .m_axi_arprot(arb_arprot[port*3 +: 3]),
-            .m_axi_arvalid(arb_arvalid[port]), .m_axi_arready(arb_arready[port]),
-            .m_axi_rid(arb_rid[port*DMA_ID_WIDTH +: DMA_ID_WIDTH]), .m_axi_rdata(arb_rdata[port*DATA_WIDTH +: DATA_WIDTH]),
-            .m_axi_rresp(arb_rresp[port*2 +: 2]), .m_axi_rlast(arb_rlast[port]), .m_axi_rvalid(arb_rvalid[port]),
-            .m_axi_rready(arb_rready[port]),
-            .m_axis_tdata(dma_read_tdata[port*DATA_WIDTH +: DATA_WIDTH]),
-            .m_axis_tkeep(dma_read_tkeep[port*KEEP_WIDTH +: KEEP_WIDTH]), .m_axis_tvalid(dma_read_tvalid[port]),
-            .m_axis_tready(dma_read_tready[port]), .m_axis_tlast(dma_read_tlast[port]), .m_axis_tuser()
-        );
-    end
-endgenerate
-
-axi_write_arbiter #(
-    .PORTS(WRITE_PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
-) write_arbiter_inst (
+rdma_host_memory #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .WRITE_PORTS(WRITE_PORTS),
+    .READ_PORTS(READ_PORTS),
+    .PAYLOAD_READ_PORTS(2),
+    .AXI_ID_WIDTH(4)
+) host_memory_inst (
     .clk(clk), .rst(rst),
-    .s_axi_awid(arb_awid), .s_axi_awaddr(arb_awaddr), .s_axi_awlen(arb_awlen), .s_axi_awsize(arb_awsize),
-    .s_axi_awburst(arb_awburst), .s_axi_awlock(arb_awlock), .s_axi_awcache(arb_awcache), .s_axi_awprot(arb_awprot),
-    .s_axi_awvalid(arb_awvalid), .s_axi_awready(arb_awready), .s_axi_wdata(arb_wdata), .s_axi_wstrb(arb_wstrb),
-    .s_axi_wlast(arb_wlast), .s_axi_wvalid(arb_wvalid), .s_axi_wready(arb_wready), .s_axi_bid(arb_bid),
-    .s_axi_bresp(arb_bresp), .s_axi_bvalid(arb_bvalid), .s_axi_bready(arb_bready),
+    .s_write_cmd_addr(dma_write_cmd_addr), .s_write_cmd_len(dma_write_cmd_len), .s_write_cmd_valid(dma_write_cmd_valid),
+    .s_write_cmd_ready(dma_write_cmd_ready), .s_write_axis_tdata(dma_write_tdata), .s_write_axis_tkeep(dma_write_tkeep),
+    .s_write_axis_tvalid(dma_write_tvalid), .s_write_axis_tready(dma_write_tready), .s_write_axis_tlast(dma_write_tlast),
+    .write_status_valid(dma_write_status_valid), .write_status_error(dma_write_status_error),
+    .s_read_cmd_addr(dma_read_cmd_addr), .s_read_cmd_len(dma_read_cmd_len), .s_read_cmd_valid(dma_read_cmd_valid),
+    .s_read_cmd_ready(dma_read_cmd_ready), .m_read_axis_tdata(dma_read_tdata), .m_read_axis_tkeep(dma_read_tkeep),
+    .m_read_axis_tvalid(dma_read_tvalid), .m_read_axis_tready(dma_read_tready), .m_read_axis_tlast(dma_read_tlast),
     .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
     .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
     .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
     .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast), .m_axi_wvalid(m_axi_wvalid),
     .m_axi_wready(m_axi_wready), .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
-    .m_axi_bready(m_axi_bready)
-);
-
-axi_read_arbiter #(
-    .PORTS(READ_PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .S_ID_WIDTH(DMA_ID_WIDTH)
-) read_arbiter_inst (
-    .clk(clk), .rst(rst),
-    .s_axi_arid(arb_arid), .s_axi_araddr(arb_araddr), .s_axi_arlen(arb_arlen), .s_axi_arsize(arb_arsize),
-    .s_axi_arburst(arb_arburst), .s_axi_arlock(arb_arlock), .s_axi_arcache(arb_arcache), .s_axi_arprot(arb_arprot),
-    .s_axi_arvalid(arb_arvalid), .s_axi_arready(arb_arready), .s_axi_rid(arb_rid), .s_axi_rdata(arb_rdata),
-    .s_axi_rresp(arb_rresp), .s_axi_rlast(arb_rlast), .s_axi_rvalid(arb_rvalid), .s_axi_rready(arb_rready),
+    .m_axi_bready(m_axi_bready),
     .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
     .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock), .m_axi_arcache(m_axi_arcache),
     .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),

@@ -144,7 +144,6 @@ module roce_requester #(
 );
 
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
-localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 localparam WQE_BYTES = `RDMA_SEND_WQE_BYTES;
 // WQEs sit at whole multiples of their size in the ring
@@ -167,8 +166,8 @@ initial begin
         $error("Error: MAX_UNACKED_PSNS must be from 1 to 2^23 - 1 (instance %m)");
         $finish;
     end
-    if ((WQE_BYTES & (WQE_BYTES - 1)) != 0 || WQE_BYTES > 64) begin
-        $error("Error: the send WQE of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
+    if ((WQE_BYTES & (WQE_BYTES - 1)) != 0) begin
+        $error("Error: the send WQE of host_interface.toml must be a power of two bytes (instance %m)");
         $finish;
     end
 end
@@ -226,7 +225,7 @@ always @(posedge clk) begin
     end
 end
 
-// ---- QP context in RAM: set-up (written by the host) and requester state (by the FSM) ----
+// ---- QP context in RAM (roce_qp_context): set-up (written by the host) and requester state (by the FSM) ----
 
 localparam CONFIG_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4 + 5 + 3 + 3;
 // error, accepted producer index, next WQE to send, oldest incomplete WQE, next PSN to send,
@@ -237,44 +236,19 @@ localparam CONFIG_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4 + 5 + 3 + 3;
 localparam STATE_WIDTH = 1 + 16 + 16 + 16 + 24 + 24 + 24 + 24 + 24 + 3 + 1 + 24 + 1 + 48 + 1 + 8 + 64 + 64 + 32 + 1 + 16
                        + 3 + 1;
 
-reg [CONFIG_WIDTH-1:0] qp_config [0:QP_COUNT-1];
-reg [STATE_WIDTH-1:0]  qp_state [0:QP_COUNT-1];
-reg [15:0]             qp_doorbell [0:QP_COUNT-1];
-reg [CONFIG_WIDTH-1:0] config_read;
-reg [STATE_WIDTH-1:0]  state_read;
-reg [15:0]             doorbell_read;
+wire [CONFIG_WIDTH-1:0] config_read;
+wire [STATE_WIDTH-1:0]  state_read;
 
 wire                      state_write;
 wire [QP_INDEX_WIDTH-1:0] state_write_index;
 wire [STATE_WIDTH-1:0]    state_write_data;
 
-reg                      clearing;
-reg [QP_INDEX_WIDTH-1:0] clear_index;
-assign cfg_qp_ready = !clearing;
+// The context RAM is cleared entry by entry after reset; nothing else happens to a QP meanwhile
+wire clearing = !cfg_qp_ready;
 
-always @(posedge clk) begin
-    if (clearing) begin
-        qp_config[clear_index] <= {CONFIG_WIDTH{1'b0}};
-        qp_state[clear_index] <= {STATE_WIDTH{1'b0}};
-        clear_index <= clear_index + 1'b1;
-        if (clear_index == LAST_QP_INDEX) begin
-            clearing <= 1'b0;
-        end
-    end else if (cfg_qp_write) begin
-        qp_config[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
-                                    cfg_qp_udp_source_port, cfg_qp_pmtu_code, cfg_qp_sq_base, cfg_qp_sq_log_size,
-                                    cfg_qp_timeout, cfg_qp_retry_count, cfg_qp_rnr_retry};
-        qp_state[cfg_qp_index] <= {1'b0, 16'd0, 16'd0, 16'd0, cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_send_psn,
-                                   cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_retry_count, 1'b0, 24'd0, 1'b0, 48'd0,
-                                   1'b0, 8'd0, 64'd0, 64'd0, 32'd0, 1'b0, 16'd0, cfg_qp_rnr_retry, 1'b0};
-    end else if (state_write) begin
-        qp_state[state_write_index] <= state_write_data;
-    end
-    if (rst) begin
-        clearing <= 1'b1;
-        clear_index <= {QP_INDEX_WIDTH{1'b0}};
-    end
-end
+// The doorbell of each QP: the producer index last rung, read with the context
+reg [15:0] qp_doorbell [0:QP_COUNT-1];
+reg [15:0] doorbell_read;
 
 // ---- Doorbells and the queue of QPs with work ----
 
@@ -353,18 +327,49 @@ reg        retire_blocked_by_read;
 // The response acknowledged at least one PSN
 reg        progressed;
 
-// Set-up fields of the QP
-wire        qp_valid = config_read[CONFIG_WIDTH-1];
-wire [23:0] qp_remote_qpn = config_read[CONFIG_WIDTH-2 -: 24];
-wire [47:0] qp_remote_mac = config_read[CONFIG_WIDTH-26 -: 48];
-wire [31:0] qp_remote_ip = config_read[CONFIG_WIDTH-74 -: 32];
-wire [15:0] qp_udp_source_port = config_read[CONFIG_WIDTH-106 -: 16];
-wire [2:0]  qp_pmtu_code = config_read[CONFIG_WIDTH-122 -: 3];
-wire [63:0] qp_sq_base = config_read[CONFIG_WIDTH-125 -: 64];
-wire [3:0]  qp_sq_log_size = config_read[14:11];
-wire [4:0]  qp_timeout = config_read[10:6];
-wire [2:0]  qp_retry_count = config_read[5:3];
-wire [2:0]  qp_rnr_retry = config_read[2:0];
+// The QP the FSM takes up next is read as it leaves S_IDLE: a response's, the next QP with work,
+// or the timer sweep's, by whose turn it is
+wire context_read_request = state == S_IDLE && !clearing && !cfg_qp_write
+                         && ((turn == JOB_RESPONSE && s_hdr_valid) || (turn == JOB_SEND && !ready_empty && !m_job_valid)
+                             || turn == JOB_TIMER);
+wire [QP_INDEX_WIDTH-1:0] context_read_index = turn == JOB_RESPONSE ? s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]
+                                             : turn == JOB_SEND ? ready_head : sweep_index;
+
+roce_qp_context #(
+    .QP_COUNT(QP_COUNT),
+    .CONFIG_WIDTH(CONFIG_WIDTH),
+    .STATE_WIDTH(STATE_WIDTH)
+) context_inst (
+    .clk(clk), .rst(rst),
+    .ready(cfg_qp_ready),
+    .config_write(cfg_qp_write), .config_index(cfg_qp_index),
+    .config_data({cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip, cfg_qp_udp_source_port,
+                  cfg_qp_pmtu_code, cfg_qp_sq_base, cfg_qp_sq_log_size, cfg_qp_timeout, cfg_qp_retry_count,
+                  cfg_qp_rnr_retry}),
+    // A QP starts with an empty send queue at index 0, every PSN at its first, all its retries,
+    // no timer, no oldest WQE fetched and no doorbell refused
+    .config_initial_state({1'b0, 16'd0, 16'd0, 16'd0, cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_send_psn,
+                           cfg_qp_send_psn, cfg_qp_send_psn, cfg_qp_retry_count, 1'b0, 24'd0, 1'b0, 48'd0,
+                           1'b0, 8'd0, 64'd0, 64'd0, 32'd0, 1'b0, 16'd0, cfg_qp_rnr_retry, 1'b0}),
+    .state_write(state_write), .state_write_index(state_write_index), .state_write_data(state_write_data),
+    .read(context_read_request), .read_index(context_read_index),
+    .config_read_data(config_read), .state_read_data(state_read)
+);
+
+// Set-up fields of the QP, in the order they are packed
+wire        qp_valid;
+wire [23:0] qp_remote_qpn;
+wire [47:0] qp_remote_mac;
+wire [31:0] qp_remote_ip;
+wire [15:0] qp_udp_source_port;
+wire [2:0]  qp_pmtu_code;
+wire [63:0] qp_sq_base;
+wire [3:0]  qp_sq_log_size;
+wire [4:0]  qp_timeout;
+wire [2:0]  qp_retry_count;
+wire [2:0]  qp_rnr_retry;
+assign {qp_valid, qp_remote_qpn, qp_remote_mac, qp_remote_ip, qp_udp_source_port, qp_pmtu_code, qp_sq_base,
+        qp_sq_log_size, qp_timeout, qp_retry_count, qp_rnr_retry} = config_read;
 localparam [47:0] RNR_UNIT = RNR_UNIT_CYCLES;
 wire [47:0] rnr_wait_cycles = RNR_UNIT * {31'd0, rnr_wait_units(response_syndrome[4:0])};
 wire [15:0] qp_sq_entries = 16'd1 << qp_sq_log_size;
@@ -539,21 +544,15 @@ always @(posedge clk) begin
                     response_syndrome <= s_hdr_aeth_syndrome;
                     response_payload_bytes <= s_hdr_payload_bytes;
                     response_unknown_qp <= s_hdr_bth_dest_qp[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}};
-                    config_read <= qp_config[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
-                    state_read <= qp_state[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                     doorbell_read <= qp_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                     state <= S_LOAD;
                 end else if (turn == JOB_SEND && !ready_empty && !m_job_valid) begin
                     qp <= ready_head;
-                    config_read <= qp_config[ready_head];
-                    state_read <= qp_state[ready_head];
                     doorbell_read <= qp_doorbell[ready_head];
                     state <= S_LOAD;
                 end else if (turn == JOB_TIMER) begin
                     qp <= sweep_index;
                     sweep_index <= sweep_index + 1'b1;
-                    config_read <= qp_config[sweep_index];
-                    state_read <= qp_state[sweep_index];
                     doorbell_read <= qp_doorbell[sweep_index];
                     state <= S_LOAD;
                 end

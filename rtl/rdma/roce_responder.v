@@ -154,7 +154,6 @@ module roce_responder #(
 
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
 localparam MR_INDEX_WIDTH = $clog2(MR_COUNT);
-localparam [QP_INDEX_WIDTH-1:0] LAST_QP_INDEX = {QP_INDEX_WIDTH{1'b1}};  // QP_COUNT is a power of two
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 localparam RECV_WQE_BYTES = `RDMA_RECEIVE_WQE_BYTES;
@@ -168,8 +167,8 @@ initial begin
         $error("Error: QP_COUNT and MR_COUNT must be powers of two, 2 or more (instance %m)");
         $finish;
     end
-    if ((RECV_WQE_BYTES & (RECV_WQE_BYTES - 1)) != 0 || RECV_WQE_BYTES > 64) begin
-        $error("Error: the receive WQE of host_interface.toml must be a power of two bytes, at most 64 (instance %m)");
+    if ((RECV_WQE_BYTES & (RECV_WQE_BYTES - 1)) != 0) begin
+        $error("Error: the receive WQE of host_interface.toml must be a power of two bytes (instance %m)");
         $finish;
     end
 end
@@ -177,7 +176,7 @@ end
 assign m_hdr_eth_src_mac = local_mac;
 assign m_hdr_ip_source = local_ip;
 
-// ---- QP context: set-up fields and responder state, in RAM ----
+// ---- QP context: set-up fields and responder state, in RAM (roce_qp_context) ----
 
 // valid, remote QPN, MAC, IP, UDP port, PMTU code, receive queue base and size
 localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4;
@@ -185,43 +184,16 @@ localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4;
 // consumer index and the receive being filled (open, wr_id, address, capacity, bytes so far)
 localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32 + 32 + 16 + 1 + 64 + 64 + 32 + 32;
 
-reg [CONTEXT_WIDTH-1:0] qp_context [0:QP_COUNT-1];
-reg [STATE_WIDTH-1:0]   qp_state [0:QP_COUNT-1];
-reg [CONTEXT_WIDTH-1:0] context_read;
-reg [STATE_WIDTH-1:0]   state_read;
+wire [CONTEXT_WIDTH-1:0] context_read;
+wire [STATE_WIDTH-1:0]   state_read;
 
 // Written back in the cycle the request is done, so the next request (same QP or not) reads it
 wire                      state_write;
 wire [QP_INDEX_WIDTH-1:0] state_write_index;
 wire [STATE_WIDTH-1:0]    state_write_data;
 
-// A RAM has no reset: every entry is written once after reset so that no QP exists by accident.
-reg                      clearing;
-reg [QP_INDEX_WIDTH-1:0] clear_index;
-
-assign cfg_qp_ready = !clearing;
-
-always @(posedge clk) begin
-    if (clearing) begin
-        qp_context[clear_index] <= {CONTEXT_WIDTH{1'b0}};
-        qp_state[clear_index] <= {STATE_WIDTH{1'b0}};
-        clear_index <= clear_index + 1'b1;
-        if (clear_index == LAST_QP_INDEX) begin
-            clearing <= 1'b0;
-        end
-    end else if (cfg_qp_write) begin
-        qp_context[cfg_qp_index] <= {cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip,
-                                     cfg_qp_udp_source_port, cfg_qp_pmtu_code, cfg_qp_rq_base, cfg_qp_rq_log_size};
-        qp_state[cfg_qp_index] <= {1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0, 32'd0, 16'd0, 1'b0,
-                                   64'd0, 64'd0, 32'd0, 32'd0};
-    end else if (state_write) begin
-        qp_state[state_write_index] <= state_write_data;
-    end
-    if (rst) begin
-        clearing <= 1'b1;
-        clear_index <= {QP_INDEX_WIDTH{1'b0}};
-    end
-end
+// The context RAM is cleared entry by entry after reset; nothing else happens to a QP meanwhile
+wire clearing = !cfg_qp_ready;
 
 // ---- Memory regions (few: flops, looked up in one cycle) ----
 
@@ -266,15 +238,38 @@ reg [31:0] request_length;
 reg [31:0] request_immdt;
 reg [12:0] request_payload_bytes;
 
-// Context fields of the request's QP
-wire        qp_valid = context_read[CONTEXT_WIDTH-1];
-wire [23:0] qp_remote_qpn = context_read[CONTEXT_WIDTH-2 -: 24];
-wire [47:0] qp_remote_mac = context_read[CONTEXT_WIDTH-26 -: 48];
-wire [31:0] qp_remote_ip = context_read[CONTEXT_WIDTH-74 -: 32];
-wire [15:0] qp_udp_source_port = context_read[86:71];
-wire [12:0] pmtu_bytes = 13'd256 << context_read[70:68];
-wire [63:0] qp_rq_base = context_read[67:4];
-wire [15:0] qp_rq_mask = (16'd1 << context_read[3:0]) - 16'd1;
+// The request's QP is read as its header is taken
+roce_qp_context #(
+    .QP_COUNT(QP_COUNT),
+    .CONFIG_WIDTH(CONTEXT_WIDTH),
+    .STATE_WIDTH(STATE_WIDTH)
+) context_inst (
+    .clk(clk), .rst(rst),
+    .ready(cfg_qp_ready),
+    .config_write(cfg_qp_write), .config_index(cfg_qp_index),
+    .config_data({cfg_qp_valid, cfg_qp_remote_qpn, cfg_qp_remote_mac, cfg_qp_remote_ip, cfg_qp_udp_source_port,
+                  cfg_qp_pmtu_code, cfg_qp_rq_base, cfg_qp_rq_log_size}),
+    // A QP starts with no error and no NAK sent, at its first PSN, with no message or receive open
+    .config_initial_state({1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0, 32'd0, 16'd0, 1'b0,
+                           64'd0, 64'd0, 32'd0, 32'd0}),
+    .state_write(state_write), .state_write_index(state_write_index), .state_write_data(state_write_data),
+    .read(state == S_IDLE && s_hdr_valid && s_hdr_ready), .read_index(s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]),
+    .config_read_data(context_read), .state_read_data(state_read)
+);
+
+// Context fields of the request's QP, in the order they are packed
+wire        qp_valid;
+wire [23:0] qp_remote_qpn;
+wire [47:0] qp_remote_mac;
+wire [31:0] qp_remote_ip;
+wire [15:0] qp_udp_source_port;
+wire [2:0]  qp_pmtu_code;
+wire [63:0] qp_rq_base;
+wire [3:0]  qp_rq_log_size;
+assign {qp_valid, qp_remote_qpn, qp_remote_mac, qp_remote_ip, qp_udp_source_port, qp_pmtu_code, qp_rq_base,
+        qp_rq_log_size} = context_read;
+wire [12:0] pmtu_bytes = 13'd256 << qp_pmtu_code;
+wire [15:0] qp_rq_mask = (16'd1 << qp_rq_log_size) - 16'd1;
 
 // Responder state of that QP, as read, then updated in these registers and written back
 reg        qp_error, nak_sent, write_open;
@@ -416,8 +411,6 @@ always @(posedge clk) begin
                 request_immdt <= s_hdr_immdt;
                 request_payload_bytes <= s_hdr_payload_bytes;
                 rq_producer <= rq_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
-                context_read <= qp_context[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
-                state_read <= qp_state[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                 state <= S_LOOKUP;
             end
         end

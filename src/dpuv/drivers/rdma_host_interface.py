@@ -101,7 +101,10 @@ def _load(path: Path = PROJECT_ROOT / TABLE) -> tuple[dict[str, Structure], dict
 
 
 def _check_structure(structure: Structure) -> None:
-    """Fields inside the entry, never on top of each other, and each either bytes or one bit."""
+    """Fields inside the entry, never on top of each other, and each either bytes or one bit; the
+    entry a power of two bytes (the RTL finds entry k of a ring k sizes past its base by a shift)."""
+    if structure.size < 1 or structure.size & (structure.size - 1):
+        raise ValueError(f"{TABLE}: a {structure.title} must be a power of two bytes, not {structure.size}")
     taken = 0
     for field in structure.fields:
         if (field.bit is None) == (field.size == 0) or (field.bit is not None and not 0 <= field.bit < 8):
