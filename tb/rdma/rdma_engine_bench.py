@@ -66,6 +66,8 @@ class TB:
         self.sequence_naks = []
         # Every packet the engine sent, parsed at the QPs' PMTU
         self.sent = []
+        # Every frame the wire handed to the engine, in order (the wire may drop or delay any)
+        self.delivered: list[bytes] = []
         self.pmtu = PMTU
         self.capture = WireCapture()
         dut.s_axis_rx_tuser.value = 0
@@ -129,6 +131,7 @@ class TB:
         if junk is not None:
             self.to_dut.send(junk, now)
         for frame in self.to_dut.deliver(now):
+            self.delivered.append(frame)
             self.capture.record(frame, now)
             await self.rx.send(AxiStreamFrame(frame))
         while not self.tx.empty():
