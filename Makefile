@@ -85,12 +85,10 @@ synth: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli synth $(if $(TARGET),--target $(TARGET))
 
 regs: $(VENV_STAMP)
-	$(PYTHON) -m dpuv.regs.generate
-	$(PYTHON) -m dpuv.drivers.rdma_host_interface
+	$(PYTHON) -m dpuv.harness.generated
 
 regs-check: $(VENV_STAMP)
-	$(PYTHON) -m dpuv.regs.generate --check
-	$(PYTHON) -m dpuv.drivers.rdma_host_interface --check
+	$(PYTHON) -m dpuv.harness.generated --check
 
 waves-check: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli waves-check

@@ -23,7 +23,7 @@ def test_the_driver_reads_every_counter_the_register_map_has_in_address_order():
 
 def test_the_rtl_include_and_the_docs_table_are_generated_from_the_table():
     assert host_interface.check() == [], \
-        "stale host-interface files: run `python -m dpuv.drivers.rdma_host_interface` and commit"
+        "stale host-interface files: run `make regs` and commit"
 
 
 @pytest.mark.parametrize("stale", [host_interface.VERILOG_INCLUDE, host_interface.DOCS])

@@ -8,8 +8,6 @@ it. `check()` regenerates both and reports what is stale, so the three cannot dr
 
 from __future__ import annotations
 
-import argparse
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +18,7 @@ TABLE = "rtl/rdma/host_interface.toml"
 VERILOG_INCLUDE = "rtl/rdma/generated/rdma_host_interface.vh"
 DOCS = "docs/rdma.md"
 # The generated part of DOCS lies between these two lines
-DOCS_BEGIN = f"<!-- generated from {TABLE} by `python -m dpuv.drivers.rdma_host_interface`; do not edit -->"
+DOCS_BEGIN = f"<!-- generated from {TABLE} by `make regs`; do not edit -->"
 DOCS_END = "<!-- end of the generated host interface -->"
 
 
@@ -201,21 +199,3 @@ def check(root: Path = PROJECT_ROOT) -> list[str]:
     """The generated files that differ from a fresh generation."""
     return [str(path.relative_to(root)) for path, text in _outputs(root).items()
             if not path.exists() or path.read_text() != text]
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="only report stale generated files")
-    arguments = parser.parse_args()
-    if arguments.check:
-        stale = check()
-        for path in stale:
-            print(f"stale: {path} (run `python -m dpuv.drivers.rdma_host_interface`)")
-        return 1 if stale else 0
-    for path in generate():
-        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,7 +8,6 @@ reports every committed file that differs, so stale copies fail the test suite.
 
 from __future__ import annotations
 
-import argparse
 import filecmp
 import re
 import shutil
@@ -146,21 +145,3 @@ def check() -> list[str]:
             if not committed.exists() or not filecmp.cmp(fresh, committed, shallow=False):
                 stale.append(str(relative))
     return stale
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="only report stale generated files")
-    arguments = parser.parse_args()
-    if arguments.check:
-        stale = check()
-        for path in stale:
-            print(f"stale: {path} (run `make regs`)")
-        return 1 if stale else 0
-    for path in generate():
-        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
