@@ -7,7 +7,7 @@
 `ifndef ROCE_DEFS_VH
 `define ROCE_DEFS_VH
 
-// BTH opcodes of the RC transport (IBA opcode table, shared/reference/roce.md). What each one
+// BTH opcodes of the RC transport (IBA opcode table, docs/reference/roce.md). What each one
 // carries and where it sits in its message is roce_opcode_info's job; the modules that build
 // packets name the opcode they send with these.
 `define ROCE_OP_SEND_FIRST               8'h00

@@ -3,7 +3,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// The ICRC (shared/reference/roce.md) is zlib's CRC-32 over eight 0xFF bytes (the masked LRH of
+// The ICRC (docs/reference/roce.md) is zlib's CRC-32 over eight 0xFF bytes (the masked LRH of
 // InfiniBand, folded here into the CRC's initial state), then every byte from the IP header on,
 // with the fields a router may rewrite counted as all ones: IPv4 TOS (frame byte 15), TTL (22)
 // and header checksum (24, 25), UDP checksum (40, 41) and BTH byte 4 (FECN, BECN; 46). The four

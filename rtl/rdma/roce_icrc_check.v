@@ -6,7 +6,7 @@
 // The ICRC is zlib.crc32 over eight 0xFF bytes, the IPv4 header, UDP header, BTH, extension
 // headers, payload and pad, with the fields a router may change (IPv4 TOS, TTL and header
 // checksum, UDP checksum, BTH byte 4) read as all ones; it is sent least significant byte
-// first (shared/reference/roce.md). Running the CRC on through the four ICRC bytes as well
+// first (docs/reference/roce.md). Running the CRC on through the four ICRC bytes as well
 // leaves zlib's fixed residue when they are right, so no look-ahead is needed to find them:
 // every byte from frame offset 14 up to the end of the IPv4 packet enters the CRC, and the
 // frame is good when the CRC then reads 32'h2144DF1C. Untagged IPv4 without options only.

@@ -5,7 +5,7 @@
 
 `include "roce_defs.vh"
 
-// Facts from the IBA opcode table (shared/reference/roce.md): RETH on WRITE_FIRST, WRITE_ONLY
+// Facts from the IBA opcode table (docs/reference/roce.md): RETH on WRITE_FIRST, WRITE_ONLY
 // (with and without immediate) and READ_REQUEST; AETH on ACKNOWLEDGE and READ_RESPONSE_FIRST,
 // LAST and ONLY (not MIDDLE); ImmDt on the *_WITH_IMMEDIATE forms. Only the RC opcodes the
 // engine speaks are known; every other opcode is reported unknown, and is none of the kinds.

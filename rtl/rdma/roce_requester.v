@@ -13,7 +13,7 @@
 // opcodes are rtl/rdma/host_interface.toml's (the generated rdma_host_interface.vh); its
 // other bytes are ignored.
 //
-// Facts from shared/reference/roce.md and the IBA requester rules:
+// Facts from docs/reference/roce.md and the IBA requester rules:
 // - Responses count only for PSNs from the oldest unacknowledged to the last sent; the rest
 //   are stale and dropped. ACKs are cumulative (a coalesced ACK completes every request it
 //   covers); every NAK and every READ response also acknowledges the PSNs before its own.
@@ -183,14 +183,14 @@ function [23:0] packets_of(input [31:0] length, input [2:0] pmtu_code);
 endfunction
 
 function psn_before(input [23:0] a, input [23:0] b);
-    // a comes before b in the 2^23 half window (shared/reference/roce.md)
+    // a comes before b in the 2^23 half window (docs/reference/roce.md)
     begin
         psn_before = (a - b) >= 24'h800000;
     end
 endfunction
 
 function [16:0] rnr_wait_units(input [4:0] code);
-    // The RNR timer codes in units of 10 us (shared/reference/roce.md): 0 is 655.36 ms
+    // The RNR timer codes in units of 10 us (docs/reference/roce.md): 0 is 655.36 ms
     begin
         case (code)
             5'd0: rnr_wait_units = 17'd65536;   5'd1: rnr_wait_units = 17'd1;      5'd2: rnr_wait_units = 17'd2;

@@ -7,7 +7,7 @@
 `include "rdma_host_interface.vh"
 
 // Takes parsed request packets (roce_rx_parser's header and payload) and answers them, one
-// packet at a time, from a per-QP context kept in RAM. Facts from shared/reference/roce.md:
+// packet at a time, from a per-QP context kept in RAM. Facts from docs/reference/roce.md:
 // - PSN == ePSN executes. A PSN in the 2^23 below ePSN is a duplicate: a WRITE is dropped and
 //   re-ACKed with ePSN - 1; a READ is executed again from its own PSN. A PSN ahead of ePSN is a
 //   sequence error: one NAK (syndrome 0x60, carrying ePSN), then silence until ePSN arrives.

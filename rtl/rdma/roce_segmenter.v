@@ -6,7 +6,7 @@
 `include "roce_defs.vh"
 
 // The requester hands over a whole work request and goes back to its other work; this block
-// cuts it into packets at the QP's PMTU. Facts from shared/reference/roce.md: FIRST and MIDDLE
+// cuts it into packets at the QP's PMTU. Facts from docs/reference/roce.md: FIRST and MIDDLE
 // packets carry exactly one PMTU, the LAST (or ONLY) the rest, a zero-length message is one
 // empty ONLY packet; RETH on WRITE_FIRST/ONLY; ImmDt on the last packet of the *_WITH_IMMEDIATE
 // forms; an RDMA READ is one request that consumes one PSN per response packet it asks for.

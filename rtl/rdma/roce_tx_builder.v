@@ -5,7 +5,7 @@
 
 // One packet per header handshake. The payload arrives byte-aligned (byte 0 in tdata[7:0], beats
 // full but the last) and leaves shifted behind the headers, so after the header beats the
-// frame moves one beat per clock. Facts from shared/reference/roce.md: IPv4 with DF set, UDP
+// frame moves one beat per clock. Facts from docs/reference/roce.md: IPv4 with DF set, UDP
 // destination port 4791 and checksum 0, BTH TVer 0 with PadCnt padding the payload to a multiple
 // of four bytes, RETH/AETH/ImmDt as the opcode requires, ICRC last (roce_icrc_append).
 module roce_tx_builder #(
