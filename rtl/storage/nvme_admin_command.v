@@ -5,7 +5,7 @@
 
 `include "nvme_defs.vh"
 
-// Facts from shared/reference/nvme.md (NVMe base specification):
+// Facts from docs/reference/nvme.md (NVMe base specification):
 // - Identify: CNS 01h controller, 00h namespace (NSID 1 only, Invalid Namespace 0Bh otherwise),
 //   02h active namespace list above NSID; 4 KiB to PRP1 and, when PRP1 has an offset, the rest
 //   to PRP2. PRP1 must be dword aligned and PRP2 page aligned when used (PRP Offset Invalid 13h).

@@ -5,7 +5,7 @@
 
 `include "nvme_defs.vh"
 
-// Facts from shared/reference/nvme.md (NVMe base specification):
+// Facts from docs/reference/nvme.md (NVMe base specification):
 // - Each completion (16 bytes) carries the command's result (DW0), SQHD (the SQ head after the
 //   fetch) and SQID, the CID, the status (SC, SCT, DNR on errors) and the phase tag: 1 on the
 //   first pass over the CQ, inverted on each wrap. A CQ of N entries is full when tail + 1 ==

@@ -1,5 +1,5 @@
 // NVMe facts every storage module shares: opcodes, status codes, Identify CNS values, feature identifiers, asynchronous event information
-// Values from shared/reference/nvme.md (NVMe base specification 1.4). They are macros, not
+// Values from docs/reference/nvme.md (NVMe base specification 1.4). They are macros, not
 // localparams, because the include guard makes this file's text appear once per build: a
 // localparam would exist only in the first module that includes it.
 `ifndef NVME_DEFS_VH

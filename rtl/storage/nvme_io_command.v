@@ -5,7 +5,7 @@
 
 `include "nvme_defs.vh"
 
-// Facts from shared/reference/nvme.md (NVMe base specification):
+// Facts from docs/reference/nvme.md (NVMe base specification):
 // - Read 02h / Write 01h / Write Zeroes 08h: CDW10-11 SLBA, CDW12[15:0] NLB, 0-based. Flush 00h
 //   has nothing to move (the namespace has no volatile cache). Namespace 1 is the only one.
 // - Checks, in order: NSID (Invalid Namespace 0Bh), the opcode (Invalid Opcode 01h), SLBA + NLB

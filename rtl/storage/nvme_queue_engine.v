@@ -5,7 +5,7 @@
 
 `include "nvme_defs.vh"
 
-// Facts from shared/reference/nvme.md (NVMe base specification):
+// Facts from docs/reference/nvme.md (NVMe base specification):
 // - The SQ tail doorbell says where the host stopped writing; entries from the controller's head
 //   up to it are fetched (64 bytes each) and executed in order. A queue of N entries is empty
 //   when head == tail and full when tail + 1 == head (mod N).

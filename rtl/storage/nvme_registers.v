@@ -5,7 +5,7 @@
 
 `include "nvme_defs.vh"
 
-// The map is the NVMe base specification's (offsets and fields in shared/reference/nvme.md), so
+// The map is the NVMe base specification's (offsets and fields in docs/reference/nvme.md), so
 // it is written here rather than generated from SystemRDL: several registers act on write
 // (CC.EN starts and resets the controller, CC.SHN shuts it down, INTMS/INTMC set and clear the
 // one mask, a doorbell is an event), and CSTS follows the controller rather than the host.
