@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # dpuv: `make sim` runs the default simulation regression, `make test` the whole test suite.
 # Both create .venv from requirements.lock on first use. `make help` lists everything.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Suite-wide pytest set-up: a clean run record per session and the per-simulator summary."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Every cocotb testbench, with every parameter set, on every simulator dpuv supports.
 
 A simulator that is not installed skips its cases with the install command, unless the

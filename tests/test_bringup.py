@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`dpuv bringup` end to end: the virtual board runs in a simulator with its link on a TCP port,
 and the bring-up command, a separate process, identifies and checks it over a socket:// link."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The harness itself: it finds the right simulators, and says clearly what is wrong."""
 
 import os

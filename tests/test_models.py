@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Reference models against independent answers: zlib, published check values, hand counts."""
 
 import random

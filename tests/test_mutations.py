@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Break the RTL on purpose: every mutant an area lists in tb/<area>/manifest.toml must make its
 test fail, on both simulators.
 

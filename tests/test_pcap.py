@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make sim ... PCAP=file`: the capture of a WRITE, READ and SEND exchange with loss-driven
 retransmission decodes in tshark (an independent dissector: InfiniBand over UDP 4791) with the
 opcodes and PSNs the engine and its peer put on the wire."""

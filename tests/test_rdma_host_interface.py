@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The RDMA engine's host interface written once: the driver takes its counters from the register
 map, and the WQE and completion layouts and codes come from rtl/rdma/host_interface.toml, which
 generates the RTL's include and the docs' table."""

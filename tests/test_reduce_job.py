@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make reduce`: inputs are checked before any simulation, converted predictably, and a real
 run writes a result that matches the model on every rank."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Register maps: generated files current, the model's arithmetic, and the access layer and chain
 walk running under plain asyncio against an in-memory bus (as they will against a board)."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The RoCEv2 packet model against independent answers: scapy's encoder, decoder and ICRC, rxe's
 ICRC seed and PSN comparison, and hand-counted segmentations."""
 

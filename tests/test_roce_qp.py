@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Two model queue pairs back to back over the lossy wire: every byte arrives once and correct,
 every work request completes once, and the error paths (sequence NAK, retry exhaustion, RNR,
 remote access errors) behave as docs/reference/roce.md (Responder rules, Requester rules) says."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The suite spread over machines: shards that together run exactly the suite, balanced by the
 committed durations file, and a merge whose counts equal a whole run's."""
 
@@ -80,3 +82,4 @@ def test_a_merge_refuses_an_incomplete_split(tmp_path):
     completed = subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "merge", "--output", str(tmp_path),
                                 str(tmp_path / "shard-1-of-3")], cwd=PROJECT_ROOT, capture_output=True, text=True)
     assert completed.returncode == 1 and "missing [2, 3]" in completed.stderr
+

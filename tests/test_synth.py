@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Open synthesis: every target still synthesises for the ECP5 and stays inside its budget
 (src/dpuv/harness/synth.toml); the board top also places, routes and meets its board clock."""
 

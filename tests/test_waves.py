@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Waveform regression: the table format, the diff, every scenario on both simulators against its
 golden, and mutants that keep passing functional tests but move a handshake by a cycle."""
 

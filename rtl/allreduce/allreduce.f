@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # rtl/allreduce: the all-reduce reduction unit and ring. Paths are relative to this file.
 allreduce.vlt
 fp_add.v

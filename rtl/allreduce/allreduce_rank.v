@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // One rank of a ring all-reduce: local buffer, reduce-scatter and all-gather engines, CSRs and counters
 `resetall
 `timescale 1ns / 1ps

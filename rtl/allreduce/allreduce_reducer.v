@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Streaming reducer: joins the incoming partial and the local operand beat by beat, one beat per cycle
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Simulation top: RANKS all-reduce ranks in a ring behind one register bus with an ID block
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Streams a run of beats out of a registered-read buffer port, one beat per cycle, with backpressure
 `resetall
 `timescale 1ns / 1ps

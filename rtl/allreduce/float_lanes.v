@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Every lane of a beat in one floating-point format: sum, maximum or minimum; registered
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // IEEE 754 addition for one lane of a binary floating-point format: round to nearest even,
 // subnormals kept (or flushed on request), canonical quiet NaN; the result is registered
 `resetall

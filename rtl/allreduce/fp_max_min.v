@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // IEEE 754-2019 maximum / minimum for one lane: NaN propagates (canonical), -0 < +0; registered
 `resetall
 `timescale 1ns / 1ps

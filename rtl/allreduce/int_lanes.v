@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Every lane of a beat as two's-complement integers: wrapping sum, signed maximum or minimum; registered
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Element-wise reduction of one beat: every lane of the selected data type, one operation, registered
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Local buffer of a ring rank: one write port, two registered read ports (block-RAM style)
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Chunk boundaries of a ring all-reduce: the vector's beats split as evenly as whole beats allow
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Ring rank receiver: reduces each incoming reduce-scatter chunk into the local buffer and stores
 // each all-gather chunk, one beat per cycle
 `resetall

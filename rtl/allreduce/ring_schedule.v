@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Which chunk a ring rank sends or receives at each step of reduce-scatter then all-gather
 `resetall
 `timescale 1ns / 1ps

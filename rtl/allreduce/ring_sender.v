@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Ring rank sender: for every step of the schedule, streams the chunk it owes the next rank
 `resetall
 `timescale 1ns / 1ps

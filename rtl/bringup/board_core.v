@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Board core: the dpuv core reached over the byte-stream board link instead of a CPU bus
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Board top: board_core at the pins of an FPGA board (clock, reset button, UART, LEDs)
 `resetall
 `timescale 1ns / 1ps

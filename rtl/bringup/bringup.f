@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # rtl/bringup: the board link. Paths are relative to this file.
 bringup.vlt
 link_bridge.v

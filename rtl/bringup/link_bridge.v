@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Board link bridge: register reads and writes framed on a byte stream, executed on AXI4-Lite
 `resetall
 `timescale 1ns / 1ps

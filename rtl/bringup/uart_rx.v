@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // UART receiver: 8N1 bytes from a serial line onto a byte stream, framing errors dropped and flagged
 `resetall
 `timescale 1ns / 1ps

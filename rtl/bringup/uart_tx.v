@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // UART transmitter: bytes from a stream onto a serial line as 8N1
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI burst splitter: a byte range cut into beat-aligned INCR bursts that never cross 4 KiB
 `resetall
 `timescale 1ns / 1ps

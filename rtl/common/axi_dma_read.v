@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 DMA reader: bytes from any byte address of AXI4 memory onto a byte-aligned stream, bursts never crossing 4 KiB
 `resetall
 `timescale 1ns / 1ps

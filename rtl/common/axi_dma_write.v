@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 DMA writer: a byte stream to any byte address of AXI4 memory, in bursts that never cross 4 KiB
 `resetall
 `timescale 1ns / 1ps

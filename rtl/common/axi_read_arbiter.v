@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 read arbiter: PORTS read masters share one slave, round-robin per burst, read data routed back by ID
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 write arbiter: PORTS write masters share one slave, round-robin per burst, write responses routed back by ID
 `resetall
 `timescale 1ns / 1ps

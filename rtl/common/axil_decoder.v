@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4-Lite decoder: one master to M_COUNT register blocks, one equal window each, one access at a time
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4-Stream arbitrated multiplexer: whole frames from S_COUNT inputs, round-robin, tid = source
 `resetall
 `timescale 1ns / 1ps

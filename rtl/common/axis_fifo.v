@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Synchronous AXI4-Stream FIFO with an optional packet mode that drops bad and oversize frames
 `resetall
 `timescale 1ns / 1ps

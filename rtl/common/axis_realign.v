@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4-Stream realigner: moves every byte of a frame up by a per-frame byte count, across beat boundaries
 `resetall
 `timescale 1ns / 1ps

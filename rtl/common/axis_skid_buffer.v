@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // AXI4-Stream skid buffer: registers every output and tready without losing throughput
 `resetall
 `timescale 1ns / 1ps

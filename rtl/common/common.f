@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # rtl/common: shared building blocks. Paths are relative to this file.
 common.vlt
 axis_skid_buffer.v

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // CRC-32 (IEEE 802.3, reflected, as zlib.crc32) over a stream of beats with byte enables
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Event counters: COUNT free-running counters, each advanced by its own increment every cycle
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // ID block: the first register block at address 0, identifying the bitstream and its build
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Latency statistics: min/max/sum/count of the samples offered, for the engines' latency registers
 `resetall
 `timescale 1ns / 1ps

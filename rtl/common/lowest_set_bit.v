@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Priority encoder: the index of the lowest set bit of a vector, and whether there is one
 `resetall
 `timescale 1ns / 1ps

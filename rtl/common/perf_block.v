@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Performance-counter register block: perf_counters behind its SystemRDL CSRs
 `resetall
 `timescale 1ns / 1ps

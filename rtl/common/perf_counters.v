@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Performance counters: cycles, beats, bytes, stalls, events and start-to-stop latency
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Round-robin arbiter: grants the first requester after the one granted last
 `resetall
 `timescale 1ns / 1ps

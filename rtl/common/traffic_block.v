@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Traffic block: generator and checker behind their SystemRDL CSRs, for built-in self-test of a stream path
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Traffic checker: compares every beat of a returning self-test stream with the pattern, never stalls it
 `resetall
 `timescale 1ns / 1ps

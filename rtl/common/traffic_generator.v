@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Traffic generator: numbered frames of the self-test pattern, one beat per cycle when the sink allows
 `resetall
 `timescale 1ns / 1ps

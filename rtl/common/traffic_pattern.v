@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Traffic pattern: one beat of the self-test stream from the pattern state (shared by generator and checker)
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // MSI-X: the vector table and pending bits in a BAR window, interrupts sent through the UltraScale+ configuration interface
 `resetall
 `timescale 1ns / 1ps

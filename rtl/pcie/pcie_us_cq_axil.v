@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // PCIe completer to AXI4-Lite: BAR memory reads and writes from the UltraScale+ CQ interface, completions on CC
 `resetall
 `timescale 1ns / 1ps

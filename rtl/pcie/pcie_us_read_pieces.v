@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Tagged PCIe reads whose completions come out as pieces: a header (where in the read, how long, the caller's context) then the payload as a frame
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // PCIe requester on the UltraScale+ RQ/RC interfaces: small reads and writes, bulk and stream writes, tagged stream reads
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # rtl/rdma: the RoCEv2 RDMA transport engine. Paths are relative to this file.
 rdma.vlt
 roce_defs.vh

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RDMA engine top: a RoCEv2 RC requester and responder on one MAC port and one AXI4 host memory port
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RDMA engine host memory: DMA writers and readers for the engine's clients, sharing one AXI4 master
 `resetall
 `timescale 1ns / 1ps

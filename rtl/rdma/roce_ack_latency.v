@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // ACK latency: cycles from a request's last beat in to the first beat of the ACK it earned, min/max/sum/count
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Completion queue writer: completion entries into a ring in host memory, with an owner bit per pass
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 RC protocol constants, written once for rtl/rdma (the host interface's are in
 // generated/rdma_host_interface.vh, from host_interface.toml)
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 ICRC insertion: appends the invariant CRC to each frame of an Ethernet/IPv4/UDP/BTH stream
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 ICRC check: CRC-32 over a frame's IPv4 packet with the variant fields masked, compared with the good residue
 `resetall
 `timescale 1ns / 1ps

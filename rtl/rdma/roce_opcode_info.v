@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 RC opcode decoder: which extension headers a BTH opcode carries, what kind of packet it is, and where it sits in its message
 `resetall
 `timescale 1ns / 1ps

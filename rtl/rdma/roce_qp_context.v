@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // QP context RAM: each queue pair's set-up fields and its engine side's state, cleared after reset, set up by the host, written back by an FSM
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 RC requester: doorbells, work queues in host memory, ACK/NAK and READ responses, go-back-N, completions
 `resetall
 `timescale 1ns / 1ps

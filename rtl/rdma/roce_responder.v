@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 RC responder: PSN rules, SEND into posted receives, RDMA WRITE into registered memory, RDMA READ responses, ACK and NAK
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Receive demultiplexer: requests to the responder, responses (ACK, NAK, READ responses) to the requester
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 receive parser: checks MAC frames (Ethernet, IPv4, UDP, BTH, ICRC), delivers good frames' header metadata and realigned payload, drops and counts the rest
 `resetall
 `timescale 1ns / 1ps

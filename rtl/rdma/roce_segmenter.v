@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 RC requester segmenter: one work request in, one header (and one payload read) per packet out
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // RoCEv2 frame builder: Ethernet, IPv4, UDP, BTH and extension headers before a payload stream, pad and ICRC after it
 `resetall
 `timescale 1ns / 1ps

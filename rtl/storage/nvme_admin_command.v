@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // One admin command's checks and effects: Identify (with its data), Create/Delete I/O CQ and SQ, Set/Get Features, Abort, Asynchronous Event Request
 `resetall
 `timescale 1ns / 1ps

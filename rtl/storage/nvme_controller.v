@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe controller top: the UltraScale+ PCIe hard-IP user interface on one side, BAR0 registers behind it
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe controller counters: commands by opcode, errors by status, bytes moved and four latencies, behind their CSRs
 `resetall
 `timescale 1ns / 1ps

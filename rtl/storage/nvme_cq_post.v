@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe completion posting: the admin CQ's slots and phase, completion entries to the PCIe requester one at a time in slot order, a released Write's slot held for its status, and each entry's interrupt
 `resetall
 `timescale 1ns / 1ps

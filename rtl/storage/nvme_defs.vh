@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe facts every storage module shares: opcodes, status codes, Identify CNS values, feature identifiers, asynchronous event information
 // Values from docs/reference/nvme.md (NVMe base specification 1.4). They are macros, not
 // localparams, because the include guard makes this file's text appear once per build: a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // The Identify data structures a controller with one namespace returns: Identify Controller, Identify Namespace and the active namespace list, a beat of dwords at a time
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe Interrupt Coalescing: completion interrupts of I/O completion queues held per vector until enough entries or enough time has gone by
 `resetall
 `timescale 1ns / 1ps

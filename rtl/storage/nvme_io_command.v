@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // One NVM command's checks and data movement: Read, Write, Flush, Write Zeroes between host memory (PRPs) and the namespace
 `resetall
 `timescale 1ns / 1ps

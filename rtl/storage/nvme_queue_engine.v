@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe queue engine: submission entries fetched from host memory, admin and NVM commands executed, completions posted with phase
 `resetall
 `timescale 1ns / 1ps

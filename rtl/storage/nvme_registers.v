@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // NVMe controller registers in BAR0: CAP, VS, INTMS/INTMC, CC, CSTS, AQA, ASQ, ACQ and the doorbells from 0x1000
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // What each of two NVM commands still has under way: host reads not yet answered, namespace writes not yet answered, and whether any failed
 `resetall
 `timescale 1ns / 1ps

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # rtl/storage: the NVMe storage engine. Paths are relative to this file.
 storage.vlt
 nvme_defs.vh

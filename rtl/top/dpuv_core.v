@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // dpuv core top: register bus with ID block and block chain, plus a measured stream loopback
 `resetall
 `timescale 1ns / 1ps

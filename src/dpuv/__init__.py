@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """dpuv: a verification suite for DPU offload engines.
 
 One package per job, each importable on its own:

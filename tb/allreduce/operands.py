@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Reduction operands for the all-reduce benches: the bit patterns every float lane must get right,
 and random operands that really round and cancel. Shared by the reducer and ring benches."""
 

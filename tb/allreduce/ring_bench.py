@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The testbench of the simulated ring (allreduce_ring): clock, register bus, and two ways to fill
 every rank's buffer and read it back: the host ports, one beat per clock as a DMA engine would,
 or a backdoor straight into the buffer memories (no clock time) for megabyte runs."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The cocotb side of `make reduce`: one collective over the job's tensors (see dpuv.harness.reduce_job)."""
 
 import json

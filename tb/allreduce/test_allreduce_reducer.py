@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """allreduce_reducer: bit-exact against the numpy model for every dtype and op, edge values,
 exhaustive fp8 pairs, flush mode, one beat per cycle, and malformed input answered, never hung on."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """allreduce_ring: n ranks linked in a ring end with identical bits, equal to the numpy model that
 follows the ring's order, for every dtype and op, sizes that are not multiples of n, edge values;
 bad configurations are refused with a flag and a count, never a hang."""

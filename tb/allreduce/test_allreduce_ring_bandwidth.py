@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """allreduce_ring at 512 bits and 1 MiB per rank: bus bandwidth from the ranks' own counters, checked
 against the link rate and the spec target, plus reducer utilisation per dtype."""
 

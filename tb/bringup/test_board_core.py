@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """board_core: the core's registers through the board link. The same chain walk and register
 code as over AXI4-Lite, bus errors carried back, malformed frames answered or dropped, and a
 noisy or silent link met with retries and clear errors, never a wrong value."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """board_top: the pins a board has. The bring-up scenario through the UART exactly as on a board,
 UART bit timing, a host clock off by a few percent, framing errors, glitches and the reset button."""
 

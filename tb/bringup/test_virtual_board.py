@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The virtual board: the board top in simulation with its UART bridged to a TCP port, for
 `dpuv bringup`. Bytes from the client become UART bit frames on the uart_rx pin; bit frames
 on uart_tx go back to the client, as a USB serial adapter would move them.

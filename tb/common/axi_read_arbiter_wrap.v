@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Test wrapper: axi_read_arbiter with each master on its own s<NN>_axi_* signals, for cocotbext-axi
 `resetall
 `timescale 1ns / 1ps

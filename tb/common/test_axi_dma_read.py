@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axi_dma_read: frames carry exactly the bytes at any byte address, in command order; bursts
 never cross 4 KiB or exceed the burst limit; a failing burst marks only its own frame."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axi_dma_write: payloads land at any byte address, byte-exact, nothing around them touched;
 bursts never cross 4 KiB or exceed the burst limit; a failing burst flags its command's status."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axi_read_arbiter: every port reads the memory's own bytes whatever the other ports do; each
 address reaches the slave unchanged but for its port's index above the master's ID; read data
 goes back only to the port that asked; busy ports take round-robin turns.

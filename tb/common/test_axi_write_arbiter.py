@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axi_write_arbiter: every port's writes land byte-exact whatever the other ports do, nothing
 else in memory changes; each address reaches the slave unchanged but for its port's index above
 the master's ID; write data follows the addresses burst by burst, never interleaved; responses go

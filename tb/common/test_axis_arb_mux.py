@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axis_arb_mux: frames from every input arrive whole and in order, tagged with their source, in
 round-robin turn, one beat per cycle."""
 

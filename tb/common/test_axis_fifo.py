@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axis_fifo: order and content kept; in packet mode bad and oversize frames vanish and are counted."""
 
 import cocotb

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axis_realign: every frame's bytes come out moved up by the frame's shift, across beat
 boundaries (a last beat that no longer fits spills into one more), at one beat per cycle."""
 

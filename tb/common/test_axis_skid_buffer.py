@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """axis_skid_buffer: every beat arrives once and in order, at one beat per cycle when unstalled."""
 
 import cocotb

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """crc32: every message, split into beats with byte enables (holes allowed), gives zlib.crc32."""
 
 import zlib

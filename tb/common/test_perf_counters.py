@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """perf_counters: every snapshot register matches a cycle model under random stimulus."""
 
 import cocotb

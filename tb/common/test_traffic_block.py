@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """traffic_block: the generator's frames match the pattern model under backpressure, and the
 checker counts exactly the faults a path can commit (corrupt, lost, repeated, cut short, wrong
 tkeep), so a clean self-test run means a clean path."""

@@ -1,2 +1,4 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 # tb/rdma: testbench-only tops. Paths are relative to this file.
 rdma_engine_pair.v

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The RDMA engine's testbench, shared by the responder and requester tests and the pair bench's
 frame check: the engine's addressing and QP numbers, the host memory behind it, the Python peer
 QPs over the lossy wire, and the scapy cross-check of every frame."""

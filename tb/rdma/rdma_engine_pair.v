@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
 // Two RDMA engines side by side for engine-against-engine tests: each has its own registers, host
 // memory and MAC port (prefixed a_ and b_); the testbench joins the MAC ports through its Python wire.
 `resetall

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Two rdma_engine instances back to back over the Python wire: each is requester and responder
 at once, both set up only through their registers, work posted in host memory on both sides.
 Each request completes exactly once, in order, and every byte lands where it belongs, on a clean

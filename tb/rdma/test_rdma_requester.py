@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """rdma_engine's requester against the spec-built Python RC responder (src/dpuv/models/roce_qp.py) over the
 Python wire: work requests posted in a send queue in host memory, doorbells, completions reaped
 from the completion queue by their owner bit, everything set up through the registers.

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """rdma_responder against the spec-built Python RC requester (src/dpuv/models/roce_qp.py) over the Python
 wire (src/dpuv/models/roce_wire.py): RDMA WRITE and READ land byte-exact in AXI memory, every work
 request completes exactly once through loss, duplication, reordering and corruption, the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """roce_qp_context: cleared entry by entry after reset, set-ups and write-backs land where they are
 sent, and reads return the entry as it was, against a Python model of the RAM."""
 

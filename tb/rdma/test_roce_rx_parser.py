@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """roce_rx_parser: good RoCEv2 frames of every opcode come out exactly as src/dpuv/models/roce_packet.py
 parses them (metadata and realigned payload, nothing else); every malformed frame is dropped with
 the model's cause counted once; masked fields do not fail the ICRC; a stalled output drops whole

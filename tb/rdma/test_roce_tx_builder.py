@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """roce_tx_builder: every frame it sends is byte for byte the frame the spec-built model makes of
 the same packet, decodes in scapy to the same fields with an ICRC scapy agrees with, and
 frames move one beat per clock behind their headers."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The NVMe controller's testbench, shared by every tb/storage test module: cocotbext-pcie's
 UltraScale+ PCIe device model with its RootComplex as the host, the namespace as an AXI RAM, the
 host driver model (dpuv.drivers.nvme) on BAR0 through the PCIe BAR register backend, and the

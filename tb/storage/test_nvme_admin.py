@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """nvme_controller's admin queue: every completion predicted by src/dpuv/models/nvme_admin.py
 (Features, Abort, unknown opcodes, Identify structures byte for byte), a full CQ, bad doorbells
 reported by Asynchronous Events, and I/O queues created and deleted with every check."""

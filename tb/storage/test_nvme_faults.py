@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """nvme_controller when things go wrong: host reads that are lost or answered late, completions
 nobody asked for, and the controller disabled in the middle of traffic."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """nvme_controller's figures: throughput and latency from its counters, cross-checked with port
 monitors, against src/dpuv/harness/targets.toml."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """nvme_controller's interrupts: MSI-X per completion queue, masked vectors pending in the PBA,
 and Interrupt Coalescing (aggregation threshold and time)."""
 

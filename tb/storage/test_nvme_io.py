@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """nvme_controller's I/O queues: NVM Read, Write, Flush and Write Zeroes through every PRP form,
 random traffic over every queue pair granted, and commands behind a draining Write, every
 completion, namespace byte and read byte predicted by src/dpuv/models/nvme_nvm.py."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """nvme_controller's BAR0 registers as the NVMe base specification defines them, the host driver
 model's reset, enable and shutdown, unsupported settings, and requests the completer refuses."""
 

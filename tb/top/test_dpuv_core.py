@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """dpuv_core: the ID block and chain as software sees them, bus errors, and the measured loopback."""
 
 import cocotb

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`dpuv bringup --link URL`: identify a board's bitstream and check it before any scenario runs.
 
 Steps: identify (ID block, version, git hash, build options, the register-block chain), a

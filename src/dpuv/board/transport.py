@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Byte transports to a real or virtual board, for the link backend under plain asyncio:
 pyserial's serial_for_url (/dev/ttyUSB0, socket://host:port, loop://) and raw TCP."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Driver model of the all-reduce ring: what host software does to run a collective.
 
 It finds the ranks by walking the register-block chain, configures each one, starts them, waits

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """NVMe host driver model: the steps a real driver takes on the controller's BAR0 registers
 (NVMe base specification; offsets and fields in docs/reference/nvme.md). BAR0 is reached through
 the register access interface (dpuv.regs.access: the PCIe BAR backend in simulation, a board's

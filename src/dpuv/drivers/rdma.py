@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Driver model of the RDMA engine's registers (rtl/rdma/regs/rdma_engine.rdl) and host queues:
 what host software does to bring a QP up, register memory, post work requests through a send
 queue and its doorbell, and reap completions. Registers go through the register access

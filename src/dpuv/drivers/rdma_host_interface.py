@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The RDMA engine's structures in host memory (send and receive WQEs, completion entries) and the
 codes they carry, from their one table, rtl/rdma/host_interface.toml.
 

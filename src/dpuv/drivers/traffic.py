@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Driver model of the traffic generator and checker (rtl/common/traffic_block): run the built-in
 self-test of a stream path and read back what the checker found.
 

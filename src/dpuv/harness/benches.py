@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Every cocotb testbench in dpuv, discovered from the areas that own them.
 
 Each area of tb/ (common, allreduce, rdma, ...) keeps its facts in `tb/<area>/manifest.toml`: its

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """dpuv-sim: the command behind `make sim`, `make list` and `make lint`."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make regs` and `make regs-check`: every file generated from a single source, made anew or
 checked against a fresh generation.
 

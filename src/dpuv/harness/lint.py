@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make lint`: verilator --lint-only -Wall on every testbench top, with each block's waivers."""
 
 from __future__ import annotations

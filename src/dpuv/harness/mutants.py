@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Mutants: one deliberate break in the RTL that a named test must catch on every simulator.
 
 Each area lists its mutants in `tb/<area>/manifest.toml`:

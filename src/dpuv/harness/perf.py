@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Counters against spec targets: read over the register interface, compare, record, report.
 
 A figure passes when the RTL counter meets its target in targets.toml and agrees with what the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make reduce`: push your own .npy tensors through the simulated all-reduce ring.
 
 Each input file is one rank's tensor; the ring has as many ranks as inputs (2 to 16). The RTL

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The summary printed after a regression: tests per simulator, seeds, counters against targets."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Build and run one cocotb testbench on one simulator through cocotb_tools.runner.
 
 Builds land in sim_build/<bench>/<simulator>[-waves]/<parameters>/, so parallel pytest workers

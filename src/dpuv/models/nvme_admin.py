@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """What an NVMe controller answers to admin commands, from the NVMe base specification (facts in
 docs/reference/nvme.md): the completion's DW0 and status for each submission entry, so a
 testbench can predict every completion the engine posts. Covers the admin commands the engine

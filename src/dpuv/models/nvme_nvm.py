@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """What an NVMe controller does with NVM commands on namespace 1, from the NVMe base specification
 (facts in docs/reference/nvme.md): the status of each Read, Write, Flush and Write Zeroes, the
 namespace's contents after it, and the host pages its PRPs name. Written from the specification

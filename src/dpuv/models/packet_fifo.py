@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """What a packet-mode FIFO delivers: every good frame that fits, in order, nothing else.
 
 A frame is dropped when its last beat is marked bad, or when it has more beats than the FIFO

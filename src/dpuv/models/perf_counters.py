@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Cycle model of the performance-counter block, from its register descriptions.
 
 Each call to `step` is one clock edge: it takes the inputs held during the cycle before the edge

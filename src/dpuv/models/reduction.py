@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Reference model of the all-reduce reduction unit, from docs/reference/allreduce.md and
 IEEE 754-2019, in numpy (with ml_dtypes for bf16 and fp8).
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """RoCEv2 packets on Ethernet and IPv4, written from the protocol facts in
 docs/reference/roce.md: the RC opcode table, the BTH and its extension headers (RETH, AETH,
 ImmDt), frame building and checking with the ICRC, message segmentation at a path MTU, and

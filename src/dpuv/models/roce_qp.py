@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """A reliable-connection queue pair, requester and responder, that speaks RoCEv2 frames (built
 and checked by roce_packet), written from the protocol facts in docs/reference/roce.md and
 the behaviour of Linux rxe. It is meant as the peer of the RTL transport engine over a wire, and

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """A seeded, lossy Ethernet wire between two RoCEv2 peers, and the loop that runs two peers over
 a pair of wires until nothing is left to do.
 

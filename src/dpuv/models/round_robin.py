@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Round-robin arbitration: the grant goes to the first requester after the last one granted."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The self-test stream of rtl/common/traffic_block: what every generated frame must contain.
 
 A frame is a run of 32-bit words packed lane 0 first into beats. Word 0 is the frame's number;

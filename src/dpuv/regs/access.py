@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Register access layer: one async interface for every way of reaching dpuv's register bus.
 
 Backends implement three coroutines (raw read, raw write, wait for cycles); everything else is

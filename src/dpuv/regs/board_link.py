@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Board-link backend of the register access layer: reads and writes as framed requests over any
 byte transport (the simulated link in cocotb, a serial port or TCP socket on a board).
 

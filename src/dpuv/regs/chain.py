@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Find register blocks by walking the chain: on a dpuv register bus from the ID block at address 0,
 in another register space (an NVMe controller's BAR0, whose address 0 the NVMe specification
 owns) from the one address where that space's dpuv blocks begin."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """cocotb backend of the register access layer: a cocotbext-axi AXI4-Lite master."""
 
 from __future__ import annotations

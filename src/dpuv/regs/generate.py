@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Generate every artefact of the register maps from their SystemRDL source.
 
 One source (rtl/**/regs/*.rdl) gives four outputs: the Verilog CSR block (PeakRDL-etana, which

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Register model types: what a generated register map (dpuv.regs.maps.*) is made of.
 
 Plain data, no simulator: the same model serves cocotb tests, board bring-up and reports.

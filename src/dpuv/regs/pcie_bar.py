@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """PCIe BAR backend of the register access layer, in simulation: a BAR of a device enumerated by
 cocotbext-pcie's root complex, read and written with memory TLPs.
 

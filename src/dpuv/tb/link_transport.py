@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """cocotb transport of the board link: bytes over a design's 8-bit link streams."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """`make sim ... PCAP=file.pcap`: a bench with a network wire records every frame that crosses it.
 
 The runner passes the path in DPUV_PCAP. The first test of a simulation starts the file and the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """The RDMA engine's packet-header bus (`s_hdr_*` into roce_tx_builder, `m_hdr_*` out of the
 receive parser) as src/dpuv/models/roce_packet.py values, for cocotb testbenches."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """scapy as an independent RoCEv2 decoder: the extension headers scapy 2.8.0's contrib/roce.py
 lacks, a decode of a frame into plain values for comparison with src/dpuv/models/roce_packet.py, and pcap
 writing for tshark or Wireshark.

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Pieces every cocotb testbench in tb/ shares: clock and reset, seeded randomness, and the
 idle/backpressure generators that cocotbext-axi sources and sinks take as pause generators."""
 

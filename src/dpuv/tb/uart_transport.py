@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """cocotb transport of the board link over a UART: bytes as 8N1 bit frames on a design's pins.
 
 It plays the host's serial adapter: it drives the design's receive pin and samples its transmit

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Compare two waveform tables and say where they first part: cycle, signal, both values."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Picture of where two waveform tables part: golden above current, signal by signal."""
 
 from __future__ import annotations

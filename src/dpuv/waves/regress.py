@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Waveform regression: directed tests at fixed seeds, their interface signals tabulated and
 compared cycle by cycle with reviewed goldens.
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
 """Waveform tables: an allowlist of signals sampled on clock edges, as small reviewable text.
 
 Sampling and normalisation rules, chosen so that Icarus (4-state) and Verilator (2-state) give
