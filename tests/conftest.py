@@ -43,7 +43,8 @@ def _is_controller(config) -> bool:
 
 
 def pytest_sessionstart(session):
-    if _is_controller(session.config):
+    # A collection alone (a shard check, say) runs nothing: it must not wipe another run's records
+    if _is_controller(session.config) and not session.config.option.collectonly:
         shutil.rmtree(runner.RESULTS_ROOT / "runs", ignore_errors=True)
 
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -20,8 +21,10 @@ _ENVIRONMENT = {name: value for name, value in os.environ.items()
 
 
 def collected(*arguments) -> list[str]:
+    # Results of its own, so that nothing it does can touch this run's records
+    environment = {**_ENVIRONMENT, "DPUV_RESULTS_DIR": tempfile.mkdtemp(prefix="dpuv-collect-")}
     completed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                                *arguments], cwd=PROJECT_ROOT, capture_output=True, text=True, env=_ENVIRONMENT)
+                                *arguments], cwd=PROJECT_ROOT, capture_output=True, text=True, env=environment)
     assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
     return [line for line in completed.stdout.splitlines() if "::" in line]
 
