@@ -49,7 +49,7 @@ def pytest_sessionstart(session):
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    if not _is_controller(config):
+    if not _is_controller(config) or config.option.collectonly:
         return
     results = report.recorded_runs(runner.RESULTS_ROOT)
     if not results:
