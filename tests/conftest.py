@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from dpuv.harness import report, runner, toolchain
+from dpuv.harness import report, runner, shards, toolchain
 
 
 def _required_simulators() -> set[str]:
@@ -34,8 +34,11 @@ def require_simulator():
 
 
 def pytest_collection_modifyitems(items):
-    """Synthesis runs take a minute each: start them first, so they do not become the run's tail."""
-    items.sort(key=lambda item: item.get_closest_marker("synth") is None)
+    """Longest first, by the committed durations file (synthesis runs first among tests it does
+    not know yet): with xdist handing out one test at a time (`--maxschedchunk 1`, set by the
+    suite command), no worker is left running a long test alone at the end of the run."""
+    durations = shards.read_durations()
+    items.sort(key=lambda item: (-durations.get(item.nodeid, 0.0), item.get_closest_marker("synth") is None))
 
 
 def _is_controller(config) -> bool:

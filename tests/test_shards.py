@@ -44,6 +44,20 @@ def test_two_shards_together_select_exactly_the_suite():
     assert sorted(parts[0] + parts[1]) == sorted(whole)
 
 
+@pytest.mark.parametrize("count", [2, 4])
+def test_the_durations_file_balances_the_shards(count):
+    """By the committed durations, the shards take within 20 % of each other, and the file knows
+    nearly every test (a test it does not know counts as the average of the known ones)."""
+    suite = collected()
+    durations = shards.read_durations()
+    unknown = [node for node in suite if node not in durations]
+    assert len(unknown) <= len(suite) // 10, (f"{len(unknown)} of {len(suite)} tests are not in "
+                                              f"tests/durations.json (run `make durations` after a whole run), "
+                                              f"e.g. {unknown[:3]}")
+    loads = shards.predicted_loads(suite, count, durations)
+    assert min(loads) >= 0.8 * max(loads), f"{count} shards take {[round(load) for load in loads]} s"
+
+
 def test_node_ids_from_junit_are_pytests():
     case = ElementTree.fromstring('<testcase classname="tests.test_benches" name="test_bench[crc32-DATA_WIDTH64-icarus]"/>')
     assert shards.node_id(case) == "tests/test_benches.py::test_bench[crc32-DATA_WIDTH64-icarus]"

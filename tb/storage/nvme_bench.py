@@ -30,6 +30,14 @@ MSIX_TABLE, MSIX_PBA, MSIX_VECTORS = 0x2000, 0x3000, 32
 BAR_READ_TIMEOUT_NS = 2000
 
 
+# A correct controller leaves every outstanding command without a completion for at most its
+# PCIe completion timeout (COMPLETION_TIMEOUT, 16384 cycles: a lost read is given up and the
+# command ends in error) plus the command's own transfers. Twice that with no new completion is a
+# hang, and the run fails then rather than at the end of its poll budget.
+STALL_CYCLES = 2 * 16384
+RUN_POLL_CYCLES = 32
+
+
 def io_vector(qid: int) -> int:
     """The MSI-X vector of I/O CQ qid: its own up to 31, shared beyond (vector 0 is the admin CQ's)."""
     return (qid - 1) % (MSIX_VECTORS - 1) + 1
@@ -160,7 +168,12 @@ class TB:
         each tail doorbell once per batch, and reap every completion; per queue, in order."""
         completions = {pair.qid: [] for pair in pairs}
         pending = {pair.qid: list(submitted[pair.qid]) for pair in pairs}
+        def progress() -> dict[int, str]:
+            return {qid: f"{len(completions[qid])} of {len(submitted[qid])} completions" for qid in completions}
+
+        quiet_polls = 0
         for _ in range(polls):
+            reaped = sum(map(len, completions.values()))
             for pair in pairs:
                 outstanding = len(submitted[pair.qid]) - len(pending[pair.qid]) - len(completions[pair.qid])
                 batch = []
@@ -173,11 +186,16 @@ class TB:
                 if batch:
                     await pair.ring()
                 completions[pair.qid] += await pair.reap()
+                # A command completed twice (an entry fetched again, say) fails here, not when
+                # the poll budget runs out
+                assert len(completions[pair.qid]) <= len(submitted[pair.qid]), f"queue {pair.qid}: {progress()}"
             if all(len(completions[pair.qid]) == len(submitted[pair.qid]) for pair in pairs):
                 return completions
-            await ClockCycles(self.dut.user_clk, 32)
-        raise AssertionError({qid: f"{len(completions[qid])} of {len(submitted[qid])} completions"
-                              for qid in completions})
+            quiet_polls = 0 if sum(map(len, completions.values())) > reaped else quiet_polls + 1
+            if quiet_polls * RUN_POLL_CYCLES > STALL_CYCLES:
+                raise AssertionError(f"no completion for {STALL_CYCLES} cycles: {progress()}")
+            await ClockCycles(self.dut.user_clk, RUN_POLL_CYCLES)
+        raise AssertionError(f"not done after {polls} polls: {progress()}")
 
     async def reap(self, queue: AdminQueue, count: int, polls: int = 200) -> list:
         taken = []

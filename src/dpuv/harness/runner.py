@@ -183,6 +183,10 @@ def run(
         # The PyPI package's verilated.mk leaves the precompiled-header include flag empty, so a
         # design big enough to be split into several C++ files fails to compile; keep one file.
         build_args += ["--output-split", "0"]
+        # Every build compiles the same Verilator runtime (about 7 s); ccache, where installed,
+        # compiles it once for all of them (verilated.mk prefixes each compile with OBJCACHE)
+        if shutil.which("ccache"):
+            os.environ.setdefault("OBJCACHE", "ccache")
         if bench.quick_compile:
             build_args += ["-CFLAGS", "-O0"]
         if waves:

@@ -66,6 +66,11 @@ def durations_from_junit(junit_files: list[Path]) -> dict[str, float]:
     return {node_id(case): round(float(case.get("time", 0)), 3) for case in _testcases(junit_files)}
 
 
+def read_durations(path: Path = DURATIONS_FILE) -> dict[str, float]:
+    """The committed durations by pytest node id; empty when the file is absent."""
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
 def write_durations(junit_files: list[Path], path: Path = DURATIONS_FILE) -> dict[str, float]:
     durations = dict(sorted(durations_from_junit(junit_files).items()))
     path.write_text(json.dumps(durations, indent=1) + "\n")

@@ -33,7 +33,9 @@ def run(jobs: int, shard: shards.Shard | None, seeds: int, extra: list[str], res
     environment = {**os.environ, "DPUV_RESULTS_DIR": str(results), "DPUV_SEEDS": str(seeds)}
     if builds is not None:
         environment["DPUV_BUILD_DIR"] = str(builds)
-    command = [sys.executable, "-m", "pytest", "-n", str(jobs), f"--junitxml={results / 'junit.xml'}",
+    # One test at a time to each worker: the tests come longest first (tests/conftest.py)
+    command = [sys.executable, "-m", "pytest", "-n", str(jobs), "--maxschedchunk", "1",
+               f"--junitxml={results / 'junit.xml'}",
                *(shard.pytest_arguments() if shard else []), *extra]
     (PROJECT_ROOT / results).mkdir(parents=True, exist_ok=True)
     print(" ".join(command[1:]) + (f"  (DPUV_SEEDS={seeds})" if seeds > 1 else ""), flush=True)
