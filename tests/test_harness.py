@@ -92,6 +92,7 @@ def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator, req
 BAD_PARAMETERS = [
     ("nvme_queue_engine", {"QUEUES": 66}, "QUEUES must be 2 to 65"),
     ("nvme_io_command", {"MDTS": 0}, "MDTS must be 1 to 19"),
+    ("nvme_sq_arbiter", {"FETCH_BATCH": 5}, "FETCH_BATCH must be 1 to 4"),
     ("pcie_us_requester", {"STREAM_TAGS": 16}, "STREAM_TAGS must be 1 to 15"),
     ("ring_sender", {"COUNT_WIDTH": 10}, "ADDR_WIDTH must be 1 or more, COUNT_WIDTH more than ADDR_WIDTH"),
     ("ring_receiver", {"DATA_WIDTH": 48}, "DATA_WIDTH must be a multiple of 32"),

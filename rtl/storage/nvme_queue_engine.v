@@ -19,10 +19,10 @@
 //   queue that does not exist a write to an invalid doorbell register: both are ignored and
 //   reported through an outstanding Asynchronous Event Request (error status, log page 01h).
 // Admin commands are decided by nvme_admin_command (which also writes Identify data); the I/O
-// queues they create and delete are kept here. An event completes the oldest waiting
+// queues they create and delete are kept in nvme_queue_table. An event completes the oldest waiting
 // Asynchronous Event Request, one per event.
 // I/O queues: when the admin queue has nothing to do, the I/O SQs with entries (and room in their
-// CQ) take turns, up to four commands each, fetched in one read; nvme_io_command executes them
+// CQ) take turns (nvme_sq_arbiter), up to four commands each, fetched in one read; nvme_io_command executes them
 // one at a time and each completion goes to the SQ's CQ with that CQ's phase, raising its vector
 // when its interrupts are enabled.
 module nvme_queue_engine #(
@@ -135,8 +135,6 @@ initial begin
     end
 end
 
-localparam [31:0] QUEUE_COUNT = QUEUES;
-
 assign write_dwords = 5'd4;
 // Every write this engine makes is a completion entry (nvme_cq_post sends them)
 // An NVM command ended while the previous completion was still going out
@@ -145,7 +143,8 @@ reg  [7:0] io_result;
 wire   post_free, drain_pending, posting, cq_full;
 assign io_drain_free = !drain_pending;
 // Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
-// page, no more than its CQ has room for), executed in order before any other queue is served
+// page, no more than its CQ has room for: nvme_sq_arbiter counts them), executed in order before
+// any other queue is served. Four: the requester's read data holds four entries.
 localparam FETCH_BATCH = 4;
 reg  [2:0]    fetch_count;
 reg  [2047:0] batch;           // the read's entries, the first in the low bits
@@ -198,80 +197,29 @@ reg [7:0]  status_code;
 reg [2:0]  status_type;
 reg [15:0] completion_cid;
 
-// ---- I/O queues: created and deleted by admin commands ----
+// ---- I/O queues: the table (nvme_queue_table) and the turns (nvme_sq_arbiter) ----
 
-// Tables indexed by queue ID (entries past QUEUES-1 are never valid)
 localparam QUEUE_INDEX_WIDTH = $clog2(QUEUES);
 localparam QUEUE_SLOTS = 1 << QUEUE_INDEX_WIDTH;
-reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
-reg [63:0]                  io_cq_base [0:QUEUE_SLOTS-1];
-reg [63:0]                  io_sq_base [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_size [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_sq_size [0:QUEUE_SLOTS-1];
-reg [QUEUE_INDEX_WIDTH-1:0] io_sq_cqid [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_vector [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_sq_tail [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
-reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 
-// The I/O SQ whose command runs (0: the admin queue's), and the next one to look at
+// The I/O SQ whose command runs (0: the admin queue's), and the one a prefetch reads
 reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
-reg [QUEUE_INDEX_WIDTH-1:0] next_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] prefetch_queue;
-// An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
-// assignments per queue: Icarus does not see array words read inside functions of an always @*)
-wire [QUEUE_SLOTS-1:0] sq_ready;
-genvar ready_queue;
-generate
-    for (ready_queue = 0; ready_queue < QUEUE_SLOTS; ready_queue = ready_queue + 1) begin : readiness
-        wire [QUEUE_INDEX_WIDTH-1:0] cq = io_sq_cqid[ready_queue];
-        wire [15:0] io_tail = io_cq_tail[cq];
-        wire [15:0] cq_tail_after = io_tail == io_cq_size[cq] ? 16'd0 : io_tail + 16'd1;
-        assign sq_ready[ready_queue] = ready_queue != 0 && ready_queue < QUEUES && io_sq_valid[ready_queue]
-                                    && io_sq_head[ready_queue] != io_sq_tail[ready_queue]
-                                    && cq_tail_after != io_cq_head[cq];
-    end
-endgenerate
-// Round robin: the first ready SQ at or after next_queue
-reg                         io_found;
-reg [QUEUE_INDEX_WIDTH-1:0] io_pick;
-integer                     pick_scan;
-always @* begin
-    io_found = 1'b0;
-    io_pick = {QUEUE_INDEX_WIDTH{1'b0}};
-    for (pick_scan = 2 * QUEUE_SLOTS - 1; pick_scan >= 0; pick_scan = pick_scan - 1) begin
-        if (pick_scan >= next_queue && sq_ready[pick_scan % QUEUE_SLOTS]) begin
-            io_found = 1'b1;
-            io_pick = pick_scan[QUEUE_INDEX_WIDTH-1:0];
-        end
-    end
-end
-// How many of the picked SQ's entries one read fetches: those waiting, up to the ring's end and
-// to the head's page end (a read never crosses 4 KiB; SQs are page aligned), no more than its CQ
-// has room for (so none of them can find the CQ full), at most FETCH_BATCH
-wire [QUEUE_INDEX_WIDTH-1:0] pick_cq = io_sq_cqid[io_pick];
-wire [15:0] pick_head = io_sq_head[io_pick];
-wire [15:0] pick_tail = io_sq_tail[io_pick];
-wire [15:0] pick_size = io_sq_size[io_pick];
-wire [15:0] pick_cq_head = io_cq_head[pick_cq];
-wire [15:0] pick_cq_tail = io_cq_tail[pick_cq];
-wire [15:0] pick_cq_size = io_cq_size[pick_cq];
-wire [15:0] pick_waiting = pick_tail >= pick_head ? pick_tail - pick_head : pick_tail + pick_size + 16'd1 - pick_head;
-wire [15:0] pick_to_end = pick_size + 16'd1 - pick_head;
-wire [15:0] pick_to_page = 16'd64 - {10'd0, pick_head[5:0]};
-wire [15:0] pick_cq_room = pick_cq_head > pick_cq_tail ? pick_cq_head - pick_cq_tail - 16'd1
-                         : pick_cq_head + pick_cq_size - pick_cq_tail;
-wire [15:0] pick_limit_sq = pick_waiting < pick_to_end ? pick_waiting : pick_to_end;
-wire [15:0] pick_limit_room = pick_to_page < pick_cq_room ? pick_to_page : pick_cq_room;
-wire [15:0] pick_limit = pick_limit_sq < pick_limit_room ? pick_limit_sq : pick_limit_room;
-wire [2:0]  pick_count = pick_limit > FETCH_BATCH ? FETCH_BATCH[2:0] : pick_limit[2:0];
-wire [QUEUE_INDEX_WIDTH-1:0] current_cq = io_sq_cqid[current_queue];
-wire [15:0] current_sq_head_next = io_sq_head[current_queue] == io_sq_size[current_queue] ? 16'd0
-                                 : io_sq_head[current_queue] + 16'd1;
 
-// ---- Admin commands: nvme_admin_command decides, the table changes here ----
+wire [QUEUE_SLOTS-1:0]       sq_ready;
+wire                         io_found;
+wire [QUEUE_INDEX_WIDTH-1:0] io_pick, pick_cq;
+wire [2:0]                   pick_count;
+wire [63:0]                  pick_sq_base;
+wire [15:0]                  pick_sq_head, pick_sq_tail, pick_sq_size, pick_cq_head, pick_cq_tail, pick_cq_size;
+wire [QUEUE_INDEX_WIDTH-1:0] current_cq;
+wire [15:0]                  current_sq_head;
+wire [63:0]                  current_cq_slot_address;
+wire                         current_cq_phase, current_cq_interrupts;
+wire [4:0]                   current_cq_vector;
+wire                         doorbell_io_exists, doorbell_io_value_fits;
+
+// ---- Admin commands: nvme_admin_command decides, nvme_queue_table keeps the queues ----
 
 wire [31:0] admin_result;
 wire [7:0]  admin_status_code;
@@ -284,6 +232,7 @@ wire        admin_queue_interrupts;
 wire        event_request_waiting;
 wire [15:0] event_request_cid;
 wire        event_request_taken;
+wire        admin_queue_cq_valid, admin_queue_sq_valid, admin_queue_cq_has_sq, admin_sq_cq_valid;
 
 nvme_admin_command #(
     .QUEUES(QUEUES),
@@ -300,8 +249,8 @@ nvme_admin_command #(
     .result(admin_result), .status_code(admin_status_code), .status_type(admin_status_type),
     .waits_for_event(admin_waits_for_event), .moves_data(admin_moves_data), .data_done(admin_data_done),
     .queue_index(admin_queue_index), .sq_cq_index(admin_sq_cq_index),
-    .queue_cq_valid(io_cq_valid[admin_queue_index]), .queue_sq_valid(io_sq_valid[admin_queue_index]),
-    .queue_cq_has_sq(cq_has_sq), .sq_cq_valid(io_cq_valid[admin_sq_cq_index]),
+    .queue_cq_valid(admin_queue_cq_valid), .queue_sq_valid(admin_queue_sq_valid),
+    .queue_cq_has_sq(admin_queue_cq_has_sq), .sq_cq_valid(admin_sq_cq_valid),
     .create_cq(admin_create_cq), .create_sq(admin_create_sq), .delete_cq(admin_delete_cq), .delete_sq(admin_delete_sq),
     .queue_size(admin_queue_size), .queue_vector_or_cq(admin_queue_vector_or_cq),
     .queue_interrupts(admin_queue_interrupts),
@@ -312,38 +261,79 @@ nvme_admin_command #(
     .interrupt_coalescing_setting(interrupt_coalescing_setting)
 );
 
-// An event completes the oldest waiting Asynchronous Event Request when the engine is idle and
-// has nothing of a batch in hand (the S_IDLE branch below)
-assign event_request_taken = state == S_IDLE && enabled && !stopping && prefetch != P_READY && prefetch != P_READING
-                          && batch_left == 3'd0 && !cq_full && event_pending && event_request_waiting;
+// ---- What the engine starts this cycle ----
+// Named once for the state machine below and for nvme_queue_table and nvme_sq_arbiter, which move
+// heads, tails and turns on the same decisions.
 
-// Delete I/O CQ: whether an SQ still posts to it
-reg         cq_has_sq;
-integer     sq_scan;
-always @* begin
-    cq_has_sq = 1'b0;
-    for (sq_scan = 1; sq_scan < QUEUES; sq_scan = sq_scan + 1) begin
-        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == admin_queue_index) begin
-            cq_has_sq = 1'b1;
-        end
-    end
-end
+// The entries of a fetch are in (read_done while read_valid is up answers a read issued before a
+// disable: not ours)
+wire entries_arrive = state == S_FETCH && read_done && !read_valid;
+// An NVM command's end is handed to nvme_cq_post: a released Write's slot, or its completion
+wire io_command_ends = state == S_IO && (io_released || ((io_done || io_finished) && post_free));
+wire idle_starts = state == S_IDLE && enabled && !stopping;
+// Idle with nothing of a batch in hand (a batch being prefetched comes first, once it is in)
+wire idle_free = idle_starts && prefetch == P_NONE && batch_left == 3'd0;
+// The next entry of the batch in hand, or the prefetched batch once the batch is done: when idle,
+// or straight after an NVM command while its completion is sent
+wire take_batch_entry_now = batch_left != 3'd0 && ((io_command_ends && !stopping) || (idle_starts && prefetch == P_NONE));
+wire take_prefetched = prefetch == P_READY && (idle_starts || (io_command_ends && !stopping && batch_left == 3'd0));
+// An event completes the oldest waiting Asynchronous Event Request, before any fetch
+assign event_request_taken = idle_free && !cq_full && event_pending && event_request_waiting;
+// The admin SQ has entries and its CQ room: served before the I/O SQs
+wire admin_sq_waiting = !cq_full && sq_head != sq_tail;
+wire idle_fetches_pick = idle_free && !event_request_taken && !admin_sq_waiting && io_found;
+// The next batch, read while the last entry of this one runs (see prefetch above)
+wire prefetch_starts = state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
+                    && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
+                    && pick_cq != current_cq;
 
-// The doorbell's queue, for I/O queues
-wire [QUEUE_INDEX_WIDTH-1:0] doorbell_index = doorbell_queue[QUEUE_INDEX_WIDTH-1:0];
-wire        doorbell_io_exists = {25'd0, doorbell_queue} < QUEUE_COUNT
-                              && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
-wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] : io_sq_size[doorbell_index];
+// An I/O SQ's head moves past each entry taken (one per cycle: these are exclusive branches of
+// the state machine); the running I/O command's CQ slot is taken when its completion is handed over
+wire sq_head_advance = take_prefetched || take_batch_entry_now
+                    || (entries_arrive && current_queue != {QUEUE_INDEX_WIDTH{1'b0}});
+wire [QUEUE_INDEX_WIDTH-1:0] sq_head_advance_queue = take_prefetched ? prefetch_queue : current_queue;
+wire cq_slot_take = io_command_ends || (state == S_POST && post_free && current_queue != {QUEUE_INDEX_WIDTH{1'b0}});
 
-// A queue just created starts with its tail (SQ) or head (CQ) at 0
-reg                         created_sq, created_cq;
-reg [QUEUE_INDEX_WIDTH-1:0] created_index;
+nvme_queue_table #(
+    .QUEUES(QUEUES)
+) queue_table_inst (
+    .clk(clk), .rst(rst || !enabled),
+    .admin_queue_index(admin_queue_index), .admin_sq_cq_index(admin_sq_cq_index),
+    .admin_queue_cq_valid(admin_queue_cq_valid), .admin_queue_sq_valid(admin_queue_sq_valid),
+    .admin_queue_cq_has_sq(admin_queue_cq_has_sq), .admin_sq_cq_valid(admin_sq_cq_valid),
+    .create_cq(admin_create_cq), .create_sq(admin_create_sq), .delete_cq(admin_delete_cq), .delete_sq(admin_delete_sq),
+    .queue_base(prp1), .queue_size(admin_queue_size), .queue_vector_or_cq(admin_queue_vector_or_cq),
+    .queue_interrupts(admin_queue_interrupts),
+    .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
+    .doorbell_value(doorbell_value),
+    .doorbell_io_exists(doorbell_io_exists), .doorbell_io_value_fits(doorbell_io_value_fits),
+    .sq_ready(sq_ready),
+    .pick_queue(io_pick), .pick_cq(pick_cq), .pick_sq_base(pick_sq_base),
+    .pick_sq_head(pick_sq_head), .pick_sq_tail(pick_sq_tail), .pick_sq_size(pick_sq_size),
+    .pick_cq_head(pick_cq_head), .pick_cq_tail(pick_cq_tail), .pick_cq_size(pick_cq_size),
+    .current_queue(current_queue), .current_cq(current_cq), .current_sq_head(current_sq_head),
+    .current_cq_slot_address(current_cq_slot_address), .current_cq_phase(current_cq_phase),
+    .current_cq_vector(current_cq_vector), .current_cq_interrupts(current_cq_interrupts),
+    .sq_head_advance(sq_head_advance), .sq_head_advance_queue(sq_head_advance_queue),
+    .cq_slot_take(cq_slot_take), .cq_slot_take_cq(current_cq)
+);
+
+nvme_sq_arbiter #(
+    .QUEUES(QUEUES),
+    .FETCH_BATCH(FETCH_BATCH)
+) sq_arbiter_inst (
+    .clk(clk), .rst(rst || !enabled),
+    .sq_ready(sq_ready), .found(io_found), .pick(io_pick), .pick_taken(prefetch_starts || idle_fetches_pick),
+    .pick_sq_head(pick_sq_head), .pick_sq_tail(pick_sq_tail), .pick_sq_size(pick_sq_size),
+    .pick_cq_head(pick_cq_head), .pick_cq_tail(pick_cq_tail), .pick_cq_size(pick_cq_size),
+    .pick_count(pick_count)
+);
 
 // A doorbell that moves an SQ's tail (it exists and the value fits), for the counters
 assign event_sq_doorbell = doorbell_valid && !doorbell_is_cq_head
                         && (doorbell_queue == 7'd0 ? doorbell_value <= {4'd0, sq_size}
-                                                   : doorbell_io_exists && doorbell_value <= doorbell_io_size);
-assign sq_doorbell_queue = doorbell_index;
+                                                   : doorbell_io_exists && doorbell_io_value_fits);
+assign sq_doorbell_queue = doorbell_queue[QUEUE_INDEX_WIDTH-1:0];
 assign event_fetch = read_valid && read_ready;
 assign fetch_queue = prefetch == P_READING ? prefetch_queue : current_queue;
 assign event_command_admin = current_queue == {QUEUE_INDEX_WIDTH{1'b0}};
@@ -368,14 +358,14 @@ nvme_cq_post cq_post_inst (
     .post(post_now), .hold_drain_slot(release_now), .post_admin(post_admin),
     .post_cid(completion_cid),
     .post_sqid(post_admin ? 16'd0 : {{(16-QUEUE_INDEX_WIDTH){1'b0}}, current_queue}),
-    .post_sq_head(post_admin ? {4'd0, sq_head} : io_sq_head[current_queue]),
+    .post_sq_head(post_admin ? {4'd0, sq_head} : current_sq_head),
     .post_status_code(in_io_post ? (io_done ? io_status_code : io_result) : status_code),
     .post_status_type(in_io_post ? `NVME_SCT_GENERIC : status_type),
     .post_result(result),
-    .io_slot_address(io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0}),
-    .io_slot_phase(io_cq_phase[current_cq]),
-    .io_vector(io_cq_vector[current_cq][4:0]),
-    .io_interrupts(io_cq_interrupts[current_cq]),
+    .io_slot_address(current_cq_slot_address),
+    .io_slot_phase(current_cq_phase),
+    .io_vector(current_cq_vector),
+    .io_interrupts(current_cq_interrupts),
     .drain_done(io_drain_done), .drain_status(io_drain_status),
     .post_free(post_free), .drain_pending(drain_pending), .posting(posting),
     .write_valid(write_valid), .write_ready(write_ready), .write_address(write_address), .write_data(write_data),
@@ -386,26 +376,18 @@ nvme_cq_post cq_post_inst (
     .completion_drained(completion_drained)
 );
 
-// Doorbells: check the queue exists and the value fits its size
+// Doorbells: a bad one (no such queue, a value past its size) becomes an event; a good one of an
+// I/O queue moves nvme_queue_table's tail or head, one of the admin queue moves sq_tail here or
+// nvme_cq_post's CQ head
 always @(posedge clk) begin
-    if (created_sq) begin
-        io_sq_tail[created_index] <= 16'd0;
-    end
-    if (created_cq) begin
-        io_cq_head[created_index] <= 16'd0;
-    end
     if (doorbell_valid) begin
         if (doorbell_queue != 7'd0) begin
             if (!doorbell_io_exists) begin
                 event_pending <= 1'b1;
                 event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
-            end else if (doorbell_value > doorbell_io_size) begin
+            end else if (!doorbell_io_value_fits) begin
                 event_pending <= 1'b1;
                 event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
-            end else if (doorbell_is_cq_head) begin
-                io_cq_head[doorbell_index] <= doorbell_value;
-            end else begin
-                io_sq_tail[doorbell_index] <= doorbell_value;
             end
         end else if (doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size}) begin
             event_pending <= 1'b1;
@@ -430,8 +412,6 @@ end
 
 always @(posedge clk) begin
     event_command <= 1'b0;
-    created_sq <= 1'b0;
-    created_cq <= 1'b0;
     if (read_valid && read_ready) begin
         read_valid <= 1'b0;
     end
@@ -439,9 +419,7 @@ always @(posedge clk) begin
         io_finished <= 1'b1;
         io_result <= io_status_code;
     end
-    if (state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
-            && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
-            && pick_cq != current_cq) begin
+    if (prefetch_starts) begin
         prefetch_queue <= io_pick;
         prefetch_count <= pick_count;
         fetch_picked_batch();
@@ -456,14 +434,12 @@ always @(posedge clk) begin
 
     case (state)
         S_IDLE: begin
-            if (enabled && !stopping) begin
-                if (prefetch == P_READY) begin
-                    take_prefetched_batch();
-                end else if (prefetch == P_READING) begin
-                    // its entries come first
-                end else if (batch_left != 3'd0) begin
-                    take_batch_entry();
-                end else if (event_request_taken) begin
+            if (take_prefetched) begin
+                take_prefetched_batch();
+            end else if (take_batch_entry_now) begin
+                take_batch_entry();
+            end else if (idle_free) begin
+                if (event_request_taken) begin
                     completion_cid <= event_request_cid;
                     result <= {8'd0, `NVME_LOG_ERROR_INFORMATION, event_information, 5'd0, `NVME_EVENT_TYPE_ERROR};
                     status_code <= `NVME_SC_SUCCESS;
@@ -471,7 +447,7 @@ always @(posedge clk) begin
                     // An admin completion, whichever queue ran last
                     current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
                     state <= S_POST;
-                end else if (!cq_full && sq_head != sq_tail) begin
+                end else if (admin_sq_waiting) begin
                     // (after a draining Write: an admin command may delete its queues)
                     if (!drain_pending) begin
                         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
@@ -480,7 +456,7 @@ always @(posedge clk) begin
                         read_valid <= 1'b1;
                         state <= S_FETCH;
                     end
-                end else if (io_found) begin
+                end else if (idle_fetches_pick) begin
                     current_queue <= io_pick;
                     fetch_picked_batch();
                     state <= S_FETCH;
@@ -488,24 +464,29 @@ always @(posedge clk) begin
             end
         end
         S_FETCH: begin
-            if (read_done && !read_valid) begin
+            // (an I/O SQ's head moves in nvme_queue_table: sq_head_advance)
+            if (entries_arrive) begin
                 begin_batch(read_data, read_error, fetch_count);
                 if (current_queue == {QUEUE_INDEX_WIDTH{1'b0}}) begin
                     sq_head <= sq_head_next;
-                end else begin
-                    io_sq_head[current_queue] <= current_sq_head_next;
                 end
             end
         end
         S_IO: begin
-            // (posted by nvme_cq_post: release or post)
-            if (io_released) begin
-                take_io_cq_slot();
-                next_command();
-            end else if ((io_done || io_finished) && post_free) begin
-                io_finished <= 1'b0;
-                take_io_cq_slot();
-                next_command();
+            // (posted by nvme_cq_post, release or post; the CQ slot is taken in nvme_queue_table)
+            if (io_command_ends) begin
+                if (!io_released) begin
+                    io_finished <= 1'b0;
+                end
+                // A batch goes straight on to its next entry (or the prefetched batch) while the
+                // completion is sent
+                if (take_batch_entry_now) begin
+                    take_batch_entry();
+                end else if (take_prefetched) begin
+                    take_prefetched_batch();
+                end else begin
+                    state <= S_IDLE;
+                end
             end
         end
         S_EXECUTE: begin
@@ -538,50 +519,17 @@ always @(posedge clk) begin
                 state <= S_POST;
             end
         end
-        default: begin  // S_POST
+        default: begin  // S_POST (an I/O queue's CQ slot is taken in nvme_queue_table)
             if (post_free) begin
-                if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
-                    take_io_cq_slot();
-                end
                 state <= S_IDLE;
             end
         end
     endcase
 
-    if (admin_create_cq) begin
-        io_cq_valid[admin_queue_index] <= 1'b1;
-        io_cq_base[admin_queue_index] <= prp1;
-        io_cq_size[admin_queue_index] <= admin_queue_size;
-        io_cq_vector[admin_queue_index] <= admin_queue_vector_or_cq;
-        io_cq_tail[admin_queue_index] <= 16'd0;
-        io_cq_phase[admin_queue_index] <= 1'b1;
-        io_cq_interrupts[admin_queue_index] <= admin_queue_interrupts;
-        created_cq <= 1'b1;
-        created_index <= admin_queue_index;
-    end
-    if (admin_create_sq) begin
-        io_sq_valid[admin_queue_index] <= 1'b1;
-        io_sq_base[admin_queue_index] <= prp1;
-        io_sq_size[admin_queue_index] <= admin_queue_size;
-        io_sq_cqid[admin_queue_index] <= admin_sq_cq_index;
-        io_sq_head[admin_queue_index] <= 16'd0;
-        created_sq <= 1'b1;
-        created_index <= admin_queue_index;
-    end
-    if (admin_delete_sq) begin
-        io_sq_valid[admin_queue_index] <= 1'b0;
-    end
-    if (admin_delete_cq) begin
-        io_cq_valid[admin_queue_index] <= 1'b0;
-    end
-
     if (rst || !enabled) begin
         state <= S_IDLE;
         sq_head <= 12'd0;
-        io_cq_valid <= {QUEUE_SLOTS{1'b0}};
-        io_sq_valid <= {QUEUE_SLOTS{1'b0}};
         current_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
-        next_queue <= {QUEUE_INDEX_WIDTH{1'b0}};
         batch_left <= 3'd0;
         prefetch <= P_NONE;
         io_finished <= 1'b0;
@@ -589,11 +537,10 @@ always @(posedge clk) begin
     end
 end
 
-// The read of the picked I/O SQ's next entries; the round robin goes on after that SQ
+// The read of the picked I/O SQ's next entries (nvme_sq_arbiter's turn moves on: pick_taken)
 task fetch_picked_batch;
     begin
-        next_queue <= io_pick + 1'b1;
-        read_address <= io_sq_base[io_pick] + {42'd0, io_sq_head[io_pick], 6'd0};
+        read_address <= pick_sq_base + {42'd0, pick_sq_head, 6'd0};
         fetch_count <= pick_count;
         read_valid <= 1'b1;
     end
@@ -612,51 +559,25 @@ task begin_batch(input [2047:0] entries, input unreadable, input [2:0] count);
     end
 endtask
 
-// The prefetched batch becomes the one in hand (its SQ's head moves past the first entry)
+// The prefetched batch becomes the one in hand (its SQ's head moves past the first entry:
+// sq_head_advance)
 task take_prefetched_batch;
     begin
         begin_batch(prefetch_batch, prefetch_unreadable, prefetch_count);
         current_queue <= prefetch_queue;
-        io_sq_head[prefetch_queue] <= io_sq_head[prefetch_queue] == io_sq_size[prefetch_queue] ? 16'd0
-                                    : io_sq_head[prefetch_queue] + 16'd1;
         prefetch <= P_NONE;
     end
 endtask
 
-// The batch's next entry (its CQ's room was counted when it was fetched)
+// The batch's next entry (its CQ's room was counted when it was fetched; its SQ's head moves:
+// sq_head_advance)
 task take_batch_entry;
     begin
         entry <= batch[512 * batch_next +: 512];
         entry_unreadable <= 1'b0;
         batch_next <= batch_next + 2'd1;
         batch_left <= batch_left - 3'd1;
-        io_sq_head[current_queue] <= current_sq_head_next;
         state <= S_EXECUTE;
-    end
-endtask
-
-// After an I/O command: a batch goes straight on to its next entry (or the prefetched batch)
-// while the completion is sent
-task next_command;
-    begin
-        if (batch_left != 3'd0 && !stopping) begin
-            take_batch_entry();
-        end else if (prefetch == P_READY && !stopping) begin
-            take_prefetched_batch();
-        end else begin
-            state <= S_IDLE;
-        end
-    end
-endtask
-
-// The current I/O queue's CQ slot is taken (its tail moves on, the phase flips on a wrap)
-task take_io_cq_slot;
-    begin
-        io_cq_tail[current_cq] <= io_cq_tail[current_cq] == io_cq_size[current_cq] ? 16'd0
-                                : io_cq_tail[current_cq] + 16'd1;
-        if (io_cq_tail[current_cq] == io_cq_size[current_cq]) begin
-            io_cq_phase[current_cq] <= !io_cq_phase[current_cq];
-        end
     end
 endtask
 

@@ -10,6 +10,8 @@ nvme_identify_data.v
 nvme_admin_command.v
 nvme_cq_post.v
 nvme_interrupt_coalescing.v
+nvme_queue_table.v
+nvme_sq_arbiter.v
 nvme_queue_engine.v
 nvme_controller.v
 generated/nvme_counters_csr.sv

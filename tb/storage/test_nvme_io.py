@@ -1,8 +1,9 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
 """nvme_controller's I/O queues: NVM Read, Write, Flush and Write Zeroes through every PRP form,
-random traffic over every queue pair granted, and commands behind a draining Write, every
-completion, namespace byte and read byte predicted by src/dpuv/models/nvme_nvm.py."""
+random traffic over every queue pair granted, commands behind a draining Write, and fetches
+held back by a full I/O CQ, every completion, namespace byte and read byte predicted by
+src/dpuv/models/nvme_nvm.py."""
 
 from __future__ import annotations
 
@@ -158,3 +159,34 @@ async def commands_behind_a_draining_write_see_its_data(dut):
     assert all(status == 0 for status in expected.values()), expected
     checked = check_data(tb, model, read_back)
     dut._log.info("%d commands behind draining Writes, %d read bytes checked", len(submitted[pair.qid]), checked)
+
+
+@cocotb.test(timeout_time=1000, timeout_unit="us")
+async def an_io_fetch_takes_no_more_entries_than_the_cq_has_room_for(dut):
+    """The host leaves an I/O CQ's head where it is. With 2 of its 8 slots free and 5 entries
+    waiting (3 of them before the SQ's end), the controller fetches and completes 2 and waits:
+    a read takes no more entries than the CQ has room for, or a completion would land in a full
+    CQ. Once the head doorbell frees the CQ the other 3 arrive, none overwritten, in order."""
+    tb = TB(dut)
+    await tb.bring_up()
+    admin = await tb.admin_queue(16)
+    [pair] = await tb.create_io_pairs(admin, 1, 8)
+    flushes = [nvme_nvm.io_command(nvme_nvm.OP_FLUSH, cid, 0, 1) for cid in range(1, 11)]
+    for entry in flushes[:5]:
+        pair.place(entry)
+    await pair.ring()
+    await tb.bar.cycles(600)
+    first = await pair.reap(ring_head=False)
+    assert len(first) == 5, first
+    for entry in flushes[5:]:
+        pair.place(entry)
+    await pair.ring()
+    await tb.bar.cycles(600)
+    # 7 of the 8 slots used: the CQ is full (its head is still 0), nothing more may be written
+    held = await pair.reap(ring_head=False)
+    assert len(held) == 2, held
+    await tb.bar.write_dword(tb.host.doorbell(pair.qid, True), pair.head)
+    completions = first + held + await tb.reap(pair, 3)
+    # SQHD: the SQ head just past each entry (cid n sits in slot n - 1 of the 8)
+    assert [(completion.sq_id, completion.cid, completion.status_code, completion.sq_head)
+            for completion in completions] == [(pair.qid, cid, 0, cid % 8) for cid in range(1, 11)], completions

@@ -1,0 +1,240 @@
+// SPDX-FileCopyrightText: 2026 dpuv contributors
+// SPDX-License-Identifier: Apache-2.0
+// NVMe I/O queue table: each I/O queue's base, size, CQ, vector, heads, tails and phase, created and deleted by admin commands and moved by doorbells and the queue engine
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Facts from docs/reference/nvme.md (NVMe base specification):
+// - A queue of N entries is empty when head == tail and full when tail + 1 == head (mod N).
+// - The host moves an I/O SQ's tail and an I/O CQ's head through doorbells; a doorbell of a queue
+//   that does not exist, or whose value is past the queue's size, is ignored (the engine reports
+//   it as an Asynchronous Event: doorbell_io_exists and doorbell_io_value_fits say which).
+// - The controller moves an SQ's head as it takes entries and a CQ's tail as it posts, the CQ's
+//   phase tag inverting on each wrap (1 on the first pass).
+// The admin queue (queue 0) is not here: its registers are nvme_registers', its head and tail
+// the engine's and nvme_cq_post's. Entry 0 of every table is never valid.
+// One SQ head moves per cycle at most: the engine takes one entry per cycle (from a fetch, from
+// the batch in hand or from the prefetched batch, exclusive branches of its state machine), so
+// sq_head_advance names one queue. Likewise one CQ slot is taken per cycle (the running command's
+// completion).
+module nvme_queue_table #(
+    // Queue pairs of the controller, the admin one included (2 to 65)
+    parameter QUEUES = 17
+) (
+    input  wire         clk,
+    input  wire         rst,            // also while the controller is disabled: every I/O queue is deleted
+
+    // Admin commands (nvme_admin_command): the queues they name, what they check, and what they
+    // create or delete (a CQ's vector or an SQ's CQ in queue_vector_or_cq)
+    input  wire [$clog2(QUEUES)-1:0] admin_queue_index,
+    input  wire [$clog2(QUEUES)-1:0] admin_sq_cq_index,
+    output wire         admin_queue_cq_valid,
+    output wire         admin_queue_sq_valid,
+    output wire         admin_queue_cq_has_sq,  // an SQ still posts to the CQ of admin_queue_index
+    output wire         admin_sq_cq_valid,
+    input  wire         create_cq,
+    input  wire         create_sq,
+    input  wire         delete_cq,
+    input  wire         delete_sq,
+    input  wire [63:0]  queue_base,
+    input  wire [15:0]  queue_size,     // entries - 1
+    input  wire [15:0]  queue_vector_or_cq,
+    input  wire         queue_interrupts,
+
+    // Doorbells (those of queue 0 are the admin queue's: not applied here)
+    input  wire         doorbell_valid,
+    input  wire [6:0]   doorbell_queue,
+    input  wire         doorbell_is_cq_head,
+    input  wire [15:0]  doorbell_value,
+    output wire         doorbell_io_exists,     // the doorbell's I/O queue exists
+    output wire         doorbell_io_value_fits, // its value is not past that queue's size
+
+    // Per SQ: it has entries and its CQ has room for one more completion
+    output wire [(1 << $clog2(QUEUES))-1:0] sq_ready,
+
+    // The SQ nvme_sq_arbiter picked: where its entries are and how many may be fetched
+    input  wire [$clog2(QUEUES)-1:0] pick_queue,
+    output wire [$clog2(QUEUES)-1:0] pick_cq,
+    output wire [63:0]  pick_sq_base,
+    output wire [15:0]  pick_sq_head,
+    output wire [15:0]  pick_sq_tail,
+    output wire [15:0]  pick_sq_size,
+    output wire [15:0]  pick_cq_head,
+    output wire [15:0]  pick_cq_tail,
+    output wire [15:0]  pick_cq_size,
+
+    // The SQ whose command runs: its head for SQHD, and its CQ's next slot for the completion
+    input  wire [$clog2(QUEUES)-1:0] current_queue,
+    output wire [$clog2(QUEUES)-1:0] current_cq,
+    output wire [15:0]  current_sq_head,
+    output wire [63:0]  current_cq_slot_address,
+    output wire         current_cq_phase,
+    output wire [4:0]   current_cq_vector,
+    output wire         current_cq_interrupts,
+
+    // The engine took an entry of an SQ (its head moves on), or a slot of a CQ (its tail moves
+    // on and the phase flips on a wrap)
+    input  wire         sq_head_advance,
+    input  wire [$clog2(QUEUES)-1:0] sq_head_advance_queue,
+    input  wire         cq_slot_take,
+    input  wire [$clog2(QUEUES)-1:0] cq_slot_take_cq
+);
+
+initial begin
+    if (QUEUES < 2 || QUEUES > 65) begin
+        $error("Error: QUEUES must be 2 to 65 (instance %m)");
+        $finish;
+    end
+end
+
+localparam [31:0] QUEUE_COUNT = QUEUES;
+// Tables indexed by queue ID (entries past QUEUES-1 are never valid)
+localparam QUEUE_INDEX_WIDTH = $clog2(QUEUES);
+localparam QUEUE_SLOTS = 1 << QUEUE_INDEX_WIDTH;
+reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
+reg [63:0]                  io_cq_base [0:QUEUE_SLOTS-1];
+reg [63:0]                  io_sq_base [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_size [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_sq_size [0:QUEUE_SLOTS-1];
+reg [QUEUE_INDEX_WIDTH-1:0] io_sq_cqid [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_vector [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_sq_tail [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
+reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
+reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
+
+// ---- Lookups ----
+
+assign admin_queue_cq_valid = io_cq_valid[admin_queue_index];
+assign admin_queue_sq_valid = io_sq_valid[admin_queue_index];
+assign admin_sq_cq_valid = io_cq_valid[admin_sq_cq_index];
+
+// Delete I/O CQ: whether an SQ still posts to it
+reg         cq_has_sq;
+integer     sq_scan;
+always @* begin
+    cq_has_sq = 1'b0;
+    for (sq_scan = 1; sq_scan < QUEUES; sq_scan = sq_scan + 1) begin
+        if (io_sq_valid[sq_scan] && io_sq_cqid[sq_scan] == admin_queue_index) begin
+            cq_has_sq = 1'b1;
+        end
+    end
+end
+assign admin_queue_cq_has_sq = cq_has_sq;
+
+// The doorbell's queue (a queue number past the table is never valid: the index alone would wrap)
+wire [QUEUE_INDEX_WIDTH-1:0] doorbell_index = doorbell_queue[QUEUE_INDEX_WIDTH-1:0];
+wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] : io_sq_size[doorbell_index];
+assign doorbell_io_exists = {25'd0, doorbell_queue} < QUEUE_COUNT
+                         && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
+assign doorbell_io_value_fits = doorbell_value <= doorbell_io_size;
+wire doorbell_applies = doorbell_valid && doorbell_queue != 7'd0 && doorbell_io_exists && doorbell_io_value_fits;
+
+// An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
+// assignments per queue: Icarus does not see array words read inside functions of an always @*)
+genvar ready_queue;
+generate
+    for (ready_queue = 0; ready_queue < QUEUE_SLOTS; ready_queue = ready_queue + 1) begin : readiness
+        wire [QUEUE_INDEX_WIDTH-1:0] cq = io_sq_cqid[ready_queue];
+        wire [15:0] io_tail = io_cq_tail[cq];
+        wire [15:0] cq_tail_after = io_tail == io_cq_size[cq] ? 16'd0 : io_tail + 16'd1;
+        assign sq_ready[ready_queue] = ready_queue != 0 && ready_queue < QUEUES && io_sq_valid[ready_queue]
+                                    && io_sq_head[ready_queue] != io_sq_tail[ready_queue]
+                                    && cq_tail_after != io_cq_head[cq];
+    end
+endgenerate
+
+assign pick_cq = io_sq_cqid[pick_queue];
+assign pick_sq_base = io_sq_base[pick_queue];
+assign pick_sq_head = io_sq_head[pick_queue];
+assign pick_sq_tail = io_sq_tail[pick_queue];
+assign pick_sq_size = io_sq_size[pick_queue];
+assign pick_cq_head = io_cq_head[pick_cq];
+assign pick_cq_tail = io_cq_tail[pick_cq];
+assign pick_cq_size = io_cq_size[pick_cq];
+
+assign current_cq = io_sq_cqid[current_queue];
+assign current_sq_head = io_sq_head[current_queue];
+assign current_cq_slot_address = io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
+assign current_cq_phase = io_cq_phase[current_cq];
+assign current_cq_vector = io_cq_vector[current_cq][4:0];
+assign current_cq_interrupts = io_cq_interrupts[current_cq];
+
+// ---- The host's side: SQ tails and CQ heads ----
+
+// A queue just created starts with its tail (SQ) or head (CQ) at 0, the cycle after its creation
+reg                         created_sq, created_cq;
+reg [QUEUE_INDEX_WIDTH-1:0] created_index;
+
+always @(posedge clk) begin
+    if (created_sq) begin
+        io_sq_tail[created_index] <= 16'd0;
+    end
+    if (created_cq) begin
+        io_cq_head[created_index] <= 16'd0;
+    end
+    if (doorbell_applies) begin
+        if (doorbell_is_cq_head) begin
+            io_cq_head[doorbell_index] <= doorbell_value;
+        end else begin
+            io_sq_tail[doorbell_index] <= doorbell_value;
+        end
+    end
+end
+
+// ---- The controller's side: SQ heads, CQ tails and phases, creation and deletion ----
+
+always @(posedge clk) begin
+    created_sq <= 1'b0;
+    created_cq <= 1'b0;
+    if (sq_head_advance) begin
+        io_sq_head[sq_head_advance_queue] <= io_sq_head[sq_head_advance_queue] == io_sq_size[sq_head_advance_queue]
+                                           ? 16'd0 : io_sq_head[sq_head_advance_queue] + 16'd1;
+    end
+    if (cq_slot_take) begin
+        io_cq_tail[cq_slot_take_cq] <= io_cq_tail[cq_slot_take_cq] == io_cq_size[cq_slot_take_cq] ? 16'd0
+                                     : io_cq_tail[cq_slot_take_cq] + 16'd1;
+        if (io_cq_tail[cq_slot_take_cq] == io_cq_size[cq_slot_take_cq]) begin
+            io_cq_phase[cq_slot_take_cq] <= !io_cq_phase[cq_slot_take_cq];
+        end
+    end
+
+    // (after the moves: a queue created in the same cycle starts afresh)
+    if (create_cq) begin
+        io_cq_valid[admin_queue_index] <= 1'b1;
+        io_cq_base[admin_queue_index] <= queue_base;
+        io_cq_size[admin_queue_index] <= queue_size;
+        io_cq_vector[admin_queue_index] <= queue_vector_or_cq;
+        io_cq_tail[admin_queue_index] <= 16'd0;
+        io_cq_phase[admin_queue_index] <= 1'b1;
+        io_cq_interrupts[admin_queue_index] <= queue_interrupts;
+        created_cq <= 1'b1;
+        created_index <= admin_queue_index;
+    end
+    if (create_sq) begin
+        io_sq_valid[admin_queue_index] <= 1'b1;
+        io_sq_base[admin_queue_index] <= queue_base;
+        io_sq_size[admin_queue_index] <= queue_size;
+        io_sq_cqid[admin_queue_index] <= admin_sq_cq_index;
+        io_sq_head[admin_queue_index] <= 16'd0;
+        created_sq <= 1'b1;
+        created_index <= admin_queue_index;
+    end
+    if (delete_sq) begin
+        io_sq_valid[admin_queue_index] <= 1'b0;
+    end
+    if (delete_cq) begin
+        io_cq_valid[admin_queue_index] <= 1'b0;
+    end
+
+    if (rst) begin
+        io_cq_valid <= {QUEUE_SLOTS{1'b0}};
+        io_sq_valid <= {QUEUE_SLOTS{1'b0}};
+    end
+end
+
+endmodule
+
+`resetall
