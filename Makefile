@@ -29,7 +29,7 @@ help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
 	@echo "make sim TB=<name> [SIM=icarus|verilator] [WAVES=1] [SEED=<n>] [TESTCASE=<regex>] [PARAMS=\"N=V ...\"] [PCAP=file.pcap]"
 	@echo "make test [SHARD=k/N]    the whole test suite (models, generators, every bench on both simulators), or one shard"
-	@echo "make regress [SEEDS=8] [SHARD=k/N]  every bench case with SEEDS seeds, and the rest of the suite"
+	@echo "make regress [SEEDS=8] [SHARD=k/N]  every bench case with SEEDS seeds, the long sweeps, and the rest of the suite"
 	@echo "make merge [SHARDS=\"results/shard-1-of-2 ...\"]  one JUnit file and report from shard results"
 	@echo "make durations [JUNIT=results/junit.xml]  refresh tests/durations.json (what shards are balanced by)"
 	@echo "make list                list testbenches and the simulators found"
@@ -67,7 +67,7 @@ test: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli suite --jobs $(JOBS) $(if $(SHARD),--shard '$(SHARD)')
 
 regress: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli suite --jobs $(JOBS) --seeds $(SEEDS) $(if $(SHARD),--shard '$(SHARD)')
+	@$(PYTHON) -m dpuv.harness.cli suite --regress --jobs $(JOBS) --seeds $(SEEDS) $(if $(SHARD),--shard '$(SHARD)')
 
 SHARDS ?= $(wildcard results/shard-*-of-*)
 merge: $(VENV_STAMP)

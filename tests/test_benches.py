@@ -4,7 +4,8 @@
 
 A simulator that is not installed skips its cases with the install command, unless the
 environment demands it (CI sets DPUV_REQUIRE_SIMULATORS=verilator,icarus): then it fails.
-Set DPUV_SEED to rerun with a fixed seed; DPUV_SEEDS=n (make regress SEEDS=n) runs each case with n seeds.
+Set DPUV_SEED to rerun with a fixed seed; DPUV_SEEDS=n (make regress SEEDS=n) runs each case with n seeds, and
+DPUV_TIER=regress (make regress) adds the parameter sets a bench keeps for that tier.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from dpuv.harness import benches, runner, toolchain
 
 # Seeds per case: 1 in `make test`, SEEDS in `make regress` (each a case of its own)
 SEEDS = int(os.environ.get("DPUV_SEEDS") or 1)
+# `make regress` also runs the parameter sets a bench keeps for that tier (the long sweeps)
+REGRESS = os.environ.get("DPUV_TIER") == "regress"
 CASES = [
     pytest.param(bench, parameters, simulator, seed_index,
                  id=f"{bench.name}-{runner.parameter_slug(parameters)}-{simulator}"
                     + (f"-seed{seed_index + 1}" if SEEDS > 1 else ""))
     for bench in sorted(benches.BENCHES, key=lambda bench: not bench.heavy)
-    for parameters in bench.parameter_sets
+    for parameters in bench.suite_parameter_sets(REGRESS)
     for simulator in toolchain.SIMULATORS
     for seed_index in range(SEEDS)
 ]

@@ -17,12 +17,12 @@ from dpuv.harness import shards
 
 # The nested runs must not see this run's own settings
 _ENVIRONMENT = {name: value for name, value in os.environ.items()
-                if not name.startswith(("DPUV_RESULTS_DIR", "DPUV_SEEDS", "DPUV_BUILD_DIR", "PYTEST_XDIST"))}
+                if not name.startswith(("DPUV_RESULTS_DIR", "DPUV_SEEDS", "DPUV_TIER", "DPUV_BUILD_DIR", "PYTEST_XDIST"))}
 
 
-def collected(*arguments) -> list[str]:
+def collected(*arguments, tier: str = "test") -> list[str]:
     # Results of its own, so that nothing it does can touch this run's records
-    environment = {**_ENVIRONMENT, "DPUV_RESULTS_DIR": tempfile.mkdtemp(prefix="dpuv-collect-")}
+    environment = {**_ENVIRONMENT, "DPUV_RESULTS_DIR": tempfile.mkdtemp(prefix="dpuv-collect-"), "DPUV_TIER": tier}
     completed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
                                 *arguments], cwd=PROJECT_ROOT, capture_output=True, text=True, env=environment)
     assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
@@ -56,6 +56,14 @@ def test_the_durations_file_balances_the_shards(count):
                                               f"e.g. {unknown[:3]}")
     loads = shards.predicted_loads(suite, count, durations)
     assert min(loads) >= 0.8 * max(loads), f"{count} shards take {[round(load) for load in loads]} s"
+
+
+def test_the_regress_tier_adds_the_long_sweeps_to_the_suite():
+    test_tier = set(collected("tests/test_benches.py"))
+    regress_tier = set(collected("tests/test_benches.py", tier="regress"))
+    sweeps = regress_tier - test_tier
+    assert test_tier < regress_tier
+    assert sweeps and all("allreduce_ring_bandwidth" in node and "RANKS8" in node for node in sweeps), sorted(sweeps)
 
 
 def test_node_ids_from_junit_are_pytests():

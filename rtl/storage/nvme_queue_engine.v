@@ -380,6 +380,11 @@ nvme_cq_post cq_post_inst (
 // I/O queue moves nvme_queue_table's tail or head, one of the admin queue moves sq_tail here or
 // nvme_cq_post's CQ head
 always @(posedge clk) begin
+    // The event is handed over exactly when a waiting request takes it (its completion is then
+    // posted); an event that arrives in that cycle stays pending for the next request
+    if (event_request_taken) begin
+        event_pending <= 1'b0;
+    end
     if (doorbell_valid) begin
         if (doorbell_queue != 7'd0) begin
             if (!doorbell_io_exists) begin
@@ -399,10 +404,6 @@ always @(posedge clk) begin
     if (invalid_doorbell && enabled) begin
         event_pending <= 1'b1;
         event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
-    end
-    // The event is handed to a waiting request (below) when its completion is posted
-    if (state == S_IDLE && event_pending && event_request_waiting && !cq_full && enabled) begin
-        event_pending <= 1'b0;
     end
     if (rst || !enabled) begin
         sq_tail <= 12'd0;

@@ -49,6 +49,14 @@ class Bench:
     # Runs for minutes per parameter set: the test suite starts these first, so that its two
     # workers finish together instead of one waiting on a long tail
     heavy: bool = False
+    # Parameter sets (also in parameter_sets) that the suite runs only in its regress tier: the
+    # long sweeps. `make sim` and `make sim TB=...` run every set.
+    regress_only_sets: tuple[dict[str, int], ...] = ()
+
+    def suite_parameter_sets(self, regress: bool) -> tuple[dict[str, int], ...]:
+        """The sets a tier of the test suite runs: all of them in regress, the rest in test."""
+        return self.parameter_sets if regress else tuple(
+            parameters for parameters in self.parameter_sets if parameters not in self.regress_only_sets)
 
     @property
     def test_module(self) -> str:
@@ -97,12 +105,12 @@ class Area:
 
 # What a [[bench]] entry may say, and the Bench field each key fills
 _BENCH_KEYS = {"name", "top", "file_lists", "parameter_sets", "description", "stamped", "regression", "modules",
-               "quick_compile", "heavy"}
+               "quick_compile", "heavy", "regress_only_parameter_sets"}
 
 
-def _parameter_sets(area: Area, entry: dict) -> tuple[dict[str, int], ...]:
+def _parameter_sets(area: Area, entry: dict, key: str = "parameter_sets") -> tuple[dict[str, int], ...]:
     """Inline parameter sets, or the name of a list under the manifest's [sets] table."""
-    value = entry.get("parameter_sets", [])
+    value = entry.get(key, [])
     if isinstance(value, str):
         sets = area.manifest.get("sets", {})
         if value not in sets:
@@ -121,7 +129,9 @@ def _bench(area: Area, entry: dict) -> Bench:
     test_dir = area.folder.relative_to(PROJECT_ROOT) if area.folder.is_relative_to(PROJECT_ROOT) else area.folder
     return Bench(
         name=entry["name"], toplevel=entry["top"], test_dir=str(test_dir),
-        file_lists=tuple(entry.get("file_lists", ())), parameter_sets=_parameter_sets(area, entry),
+        file_lists=tuple(entry.get("file_lists", ())),
+        parameter_sets=_parameter_sets(area, entry) + _parameter_sets(area, entry, "regress_only_parameter_sets"),
+        regress_only_sets=_parameter_sets(area, entry, "regress_only_parameter_sets"),
         description=entry.get("description", ""), stamped=entry.get("stamped", False),
         in_default_regression=entry.get("regression", True), module=",".join(entry.get("modules", ())),
         quick_compile=entry.get("quick_compile", False), heavy=entry.get("heavy", False))

@@ -213,12 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")
     suite_parser.add_argument("--shard", type=_shard, help="k/N: run the k-th of N duration-balanced shards")
     suite_parser.add_argument("--seeds", type=int, default=1, help="seeds per bench case (the regress tier: 8)")
+    suite_parser.add_argument("--regress", action="store_true", help="the regress tier: also the long sweeps")
     suite_parser.add_argument("--results", type=Path, default=suite.RESULTS, help="where results go (default results)")
     suite_parser.add_argument("--builds", type=Path, help="build folder (default sim_build)")
     suite_parser.add_argument("pytest_arguments", nargs="*", help="more pytest arguments, after --")
     suite_parser.set_defaults(handler=lambda arguments: suite.run(arguments.jobs, arguments.shard, arguments.seeds,
                                                                    arguments.pytest_arguments, arguments.results,
-                                                                   arguments.builds))
+                                                                   arguments.builds, arguments.regress))
     merge_parser = commands.add_parser("merge", help="one JUnit file and one report from shard results")
     merge_parser.add_argument("shard_dirs", nargs="+", type=Path, help="results/shard-k-of-N folders")
     merge_parser.add_argument("--output", type=Path, default=suite.RESULTS, help="where junit.xml goes")

@@ -4,7 +4,8 @@
 `make durations` run.
 
 - `make test` runs every test once (one seed per bench case); `make regress` runs every bench
-  case with SEEDS seeds (8 unless given), each failing seed reported with its reproduce line.
+  case with SEEDS seeds (8 unless given), each failing seed reported with its reproduce line, and
+  adds the parameter sets benches keep for it (`regress_only_parameter_sets`: the long sweeps).
 - SHARD=k/N runs the k-th of N duration-balanced parts of either (dpuv.harness.shards), with its
   JUnit file and run records in results/shard-k-of-N/; `make merge` puts the shards' results
   back into one JUnit file (results/junit.xml) and one report, and says whether every shard of
@@ -26,11 +27,12 @@ RESULTS = Path("results")
 
 
 def run(jobs: int, shard: shards.Shard | None, seeds: int, extra: list[str], results: Path = RESULTS,
-        builds: Path | None = None) -> int:
+        builds: Path | None = None, regress: bool = False) -> int:
     """pytest over tests/; results (JUnit, run records) in `results`, or its shard-k-of-N folder;
     builds in sim_build/ unless `builds` names another folder."""
     results = results / shard.name if shard else results
-    environment = {**os.environ, "DPUV_RESULTS_DIR": str(results), "DPUV_SEEDS": str(seeds)}
+    environment = {**os.environ, "DPUV_RESULTS_DIR": str(results), "DPUV_SEEDS": str(seeds),
+                   "DPUV_TIER": "regress" if regress else "test"}
     if builds is not None:
         environment["DPUV_BUILD_DIR"] = str(builds)
     # One test at a time to each worker: the tests come longest first (tests/conftest.py)
@@ -38,7 +40,7 @@ def run(jobs: int, shard: shards.Shard | None, seeds: int, extra: list[str], res
                f"--junitxml={results / 'junit.xml'}",
                *(shard.pytest_arguments() if shard else []), *extra]
     (PROJECT_ROOT / results).mkdir(parents=True, exist_ok=True)
-    print(" ".join(command[1:]) + (f"  (DPUV_SEEDS={seeds})" if seeds > 1 else ""), flush=True)
+    print(" ".join(command[1:]) + (f"  (DPUV_TIER=regress, DPUV_SEEDS={seeds})" if regress else ""), flush=True)
     return subprocess.run(command, cwd=PROJECT_ROOT, env=environment).returncode
 
 
