@@ -3,30 +3,18 @@
 """The suite spread over machines: shards that together run exactly the suite, balanced by the
 committed durations file, and a merge whose counts equal a whole run's."""
 
-import json
-import os
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ElementTree
 
 import pytest
 
 from dpuv import PROJECT_ROOT
-from dpuv.harness import shards
-
-# The nested runs must not see this run's own settings
-_ENVIRONMENT = {name: value for name, value in os.environ.items()
-                if not name.startswith(("DPUV_RESULTS_DIR", "DPUV_SEEDS", "DPUV_TIER", "DPUV_BUILD_DIR", "PYTEST_XDIST"))}
+from dpuv.harness import shards, suite
 
 
 def collected(*arguments, tier: str = "test") -> list[str]:
-    # Results of its own, so that nothing it does can touch this run's records
-    environment = {**_ENVIRONMENT, "DPUV_RESULTS_DIR": tempfile.mkdtemp(prefix="dpuv-collect-"), "DPUV_TIER": tier}
-    completed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                                *arguments], cwd=PROJECT_ROOT, capture_output=True, text=True, env=environment)
-    assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
-    return [line for line in completed.stdout.splitlines() if "::" in line]
+    return suite.collect(list(arguments), tier)
 
 
 @pytest.mark.parametrize("text", ["0/2", "3/2", "1", "a/b", "1/0"])
@@ -79,18 +67,20 @@ def test_the_merge_of_two_shards_counts_what_a_whole_run_counts(tmp_path, requir
         require_simulator(simulator)
     selection = ["--", "tests/test_benches.py", "tests/test_models.py", "-k", "(crc32 and DATA_WIDTH64) or test_models",
                  "-p", "no:cacheprovider"]
-    def suite(*arguments):
+    def run_suite(*arguments):
         return subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "suite", "--jobs", "1",
                                "--builds", str(tmp_path / "builds"), *arguments, *selection],
-                              cwd=PROJECT_ROOT, capture_output=True, text=True, env=_ENVIRONMENT)
-    whole = suite("--results", str(tmp_path / "whole"))
+                              cwd=PROJECT_ROOT, capture_output=True, text=True, env=suite.outside_environment())
+    def merge_shards():
+        return subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "merge", "--output", str(tmp_path / "merged"),
+                               *(str(tmp_path / "sharded" / f"shard-{index}-of-2") for index in (1, 2))],
+                              cwd=PROJECT_ROOT, capture_output=True, text=True, env=suite.outside_environment())
+    whole = run_suite("--results", str(tmp_path / "whole"))
     assert whole.returncode == 0, whole.stdout[-3000:]
     for index in (1, 2):
-        part = suite("--results", str(tmp_path / "sharded"), "--shard", f"{index}/2")
+        part = run_suite("--results", str(tmp_path / "sharded"), "--shard", f"{index}/2")
         assert part.returncode == 0, part.stdout[-3000:]
-    merged = subprocess.run([sys.executable, "-m", "dpuv.harness.cli", "merge", "--output", str(tmp_path / "merged"),
-                             str(tmp_path / "sharded" / "shard-1-of-2"), str(tmp_path / "sharded" / "shard-2-of-2")],
-                            cwd=PROJECT_ROOT, capture_output=True, text=True, env=_ENVIRONMENT)
+    merged = merge_shards()
     assert merged.returncode == 0, merged.stdout[-3000:] + merged.stderr[-2000:]
     whole_outcomes = sorted(shards.outcomes([tmp_path / "whole" / "junit.xml"]), key=lambda outcome: outcome.node)
     merged_outcomes = sorted(shards.outcomes([tmp_path / "merged" / "junit.xml"]), key=lambda outcome: outcome.node)
@@ -100,6 +90,17 @@ def test_the_merge_of_two_shards_counts_what_a_whole_run_counts(tmp_path, requir
     whole_lines = [line.strip() for line in whole.stdout.splitlines() if "cocotb tests run" in line]
     assert cocotb_lines == whole_lines and cocotb_lines, (cocotb_lines, whole_lines)
     assert f"{len(whole_outcomes)} pytest cases" in merged.stdout
+    assert f"the shards ran exactly the suite (test tier, 1 seed(s) per bench case): all {len(whole_outcomes)}" \
+        in merged.stdout, merged.stdout[-2000:]
+    # A shard that lost a test is found out by the merge
+    junit = tmp_path / "sharded" / "shard-2-of-2" / "junit.xml"
+    tree = ElementTree.parse(junit)
+    suite_element = next(tree.getroot().iter("testsuite"))
+    suite_element.remove(next(suite_element.iter("testcase")))
+    tree.write(junit)
+    merged = merge_shards()
+    assert merged.returncode == 1 and "did not run exactly the suite: 1 of its tests missing" in merged.stderr, \
+        merged.stderr[-2000:]
 
 
 def test_a_merge_refuses_an_incomplete_split(tmp_path):

@@ -14,16 +14,60 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from dpuv import PROJECT_ROOT
 from dpuv.harness import report, shards
 
 RESULTS = Path("results")
+# Beside each run's JUnit file: the tier, seeds and pytest arguments that chose its tests
+SELECTION_FILE = "selection.json"
+
+
+def outside_environment() -> dict[str, str]:
+    """This process's environment without the settings of the run it may be part of (its results
+    and build folders, tier, seeds, xdist worker): for a run or collection nested in a test."""
+    return {name: value for name, value in os.environ.items()
+            if not name.startswith(("DPUV_RESULTS_DIR", "DPUV_SEEDS", "DPUV_TIER", "DPUV_BUILD_DIR", "PYTEST_XDIST"))}
+
+
+def collect(pytest_arguments: list[str], tier: str = "test", seeds: int = 1) -> list[str]:
+    """The node ids a run of the suite with these arguments, tier and seeds holds (pytest
+    --collect-only, with results of its own so that it cannot touch another run's records)."""
+    environment = outside_environment()
+    environment.update(DPUV_RESULTS_DIR=tempfile.mkdtemp(prefix="dpuv-collect-"), DPUV_TIER=tier,
+                       DPUV_SEEDS=str(seeds))
+    completed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                *pytest_arguments], cwd=PROJECT_ROOT, capture_output=True, text=True, env=environment)
+    if completed.returncode != 0:
+        raise shards.ShardError(f"collecting the suite failed:\n{completed.stdout[-2000:]}{completed.stderr[-2000:]}")
+    return [line for line in completed.stdout.splitlines() if "::" in line]
+
+
+def _check_complete(shard_dirs: list[Path], ran: list[str]) -> str:
+    """Whether the shards ran exactly the suite they were cut from: collected again with the
+    selection they recorded. Raises ShardError when they did not."""
+    selections = set()
+    for folder in shard_dirs:
+        if not (folder / SELECTION_FILE).exists():
+            raise shards.ShardError(f"{folder} has no {SELECTION_FILE}: not a shard of `make test` or `make regress`")
+        selections.add((folder / SELECTION_FILE).read_text())
+    if len(selections) != 1:
+        raise shards.ShardError("the shards were cut from different suites (their selection files differ)")
+    selection = json.loads(selections.pop())
+    suite = collect(selection["pytest_arguments"], selection["tier"], selection["seeds"])
+    missing, extra = sorted(set(suite) - set(ran)), sorted(set(ran) - set(suite))
+    if missing or extra:
+        raise shards.ShardError(f"the shards did not run exactly the suite: {len(missing)} of its tests missing "
+                                f"{missing[:3]}, {len(extra)} not in it {extra[:3]}")
+    return (f"the shards ran exactly the suite ({selection['tier']} tier, {selection['seeds']} seed(s) per bench "
+            f"case): all {len(suite)} of its tests, each once")
 
 
 def run(jobs: int, shard: shards.Shard | None, seeds: int, extra: list[str], results: Path = RESULTS,
@@ -40,6 +84,9 @@ def run(jobs: int, shard: shards.Shard | None, seeds: int, extra: list[str], res
                f"--junitxml={results / 'junit.xml'}",
                *(shard.pytest_arguments() if shard else []), *extra]
     (PROJECT_ROOT / results).mkdir(parents=True, exist_ok=True)
+    # What the merge needs to collect the same suite and check the shards ran all of it
+    (PROJECT_ROOT / results / SELECTION_FILE).write_text(json.dumps(
+        {"tier": environment["DPUV_TIER"], "seeds": seeds, "pytest_arguments": extra}, indent=1) + "\n")
     print(" ".join(command[1:]) + (f"  (DPUV_TIER=regress, DPUV_SEEDS={seeds})" if regress else ""), flush=True)
     return subprocess.run(command, cwd=PROJECT_ROOT, env=environment).returncode
 
@@ -69,6 +116,7 @@ def merge(shard_dirs: list[Path], output: Path = RESULTS) -> int:
         return 1
     try:
         outcomes = shards.merge_junit(junit_files, output / "junit.xml")
+        completeness = _check_complete(shard_dirs, [outcome.node for outcome in outcomes])
     except shards.ShardError as error:
         print(f"merge: {error}", file=sys.stderr)
         return 1
@@ -78,6 +126,7 @@ def merge(shard_dirs: list[Path], output: Path = RESULTS) -> int:
                 for status in ("passed", "failed", "error", "skipped")}
     print(f"merged {len(shard_dirs)} of {max(counts)} shards into {output / 'junit.xml'}: {len(outcomes)} pytest "
           f"cases, " + ", ".join(f"{count} {status}" for status, count in statuses.items()))
+    print(completeness)
     return 0 if statuses["failed"] == statuses["error"] == 0 else 1
 
 
