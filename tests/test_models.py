@@ -8,6 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
+from dpuv.models import nvme_queue
 from dpuv.models.crc32 import crc32, reflect
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
 from dpuv.models.perf_counters import CycleInputs, PerfCountersModel
@@ -159,3 +160,27 @@ def test_ring_order_is_the_schedules_not_numpys():
     assert np.array_equal(result, by_hand.view(np.uint32))
     rank_zero_first = np.sum(np.stack(vectors), axis=0, dtype=np.float32)
     assert not np.array_equal(result, rank_zero_first.view(np.uint32)), "the order should matter for random fp32"
+
+
+@pytest.mark.parametrize("entries", [2, 3, 16, 65])
+def test_nvme_queue_counts_agree_with_a_ring_of_slots(entries):
+    """waiting and room against a ring whose slots are walked one by one: the host places at the
+    tail while the queue is not full, the controller takes at the head while it is not empty."""
+    rng = random.Random(entries)
+    head = tail = held = 0
+    for _ in range(2000):
+        if rng.random() < 0.5 and held < entries - 1:
+            tail, held = (tail + 1) % entries, held + 1
+        elif held:
+            head, held = (head + 1) % entries, held - 1
+        assert nvme_queue.waiting(head, tail, entries) == held
+        assert nvme_queue.room(head, tail, entries) == entries - 1 - held
+
+
+def test_nvme_fetch_count_stops_at_each_limit():
+    # 10 waiting from head 60 of a 1024-entry SQ: the page ends at 64; a CQ with 2 free; a batch of 4
+    assert nvme_queue.fetch_count(60, 70, 1024, 0, 0, 1024, 4) == 4
+    assert nvme_queue.fetch_count(62, 70, 1024, 0, 0, 1024, 4) == 2
+    assert nvme_queue.fetch_count(60, 70, 1024, 3, 0, 1024, 4) == 2
+    assert nvme_queue.fetch_count(60, 5, 62, 0, 0, 1024, 4) == 2  # 7 wait, but the ring ends after 2
+    assert nvme_queue.fetch_count(5, 5, 64, 0, 0, 64, 4) == 0

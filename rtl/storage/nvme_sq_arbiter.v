@@ -84,7 +84,7 @@ wire [15:0] cq_room = pick_cq_head > pick_cq_tail ? pick_cq_head - pick_cq_tail 
 wire [15:0] limit_sq = waiting < to_ring_end ? waiting : to_ring_end;
 wire [15:0] limit_room = to_page_end < cq_room ? to_page_end : cq_room;
 wire [15:0] limit = limit_sq < limit_room ? limit_sq : limit_room;
-assign pick_count = limit > FETCH_BATCH ? FETCH_BATCH[2:0] : limit[2:0];
+assign pick_count = limit > FETCH_BATCH[15:0] ? FETCH_BATCH[2:0] : limit[2:0];
 
 endmodule
 
