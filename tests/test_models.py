@@ -184,3 +184,34 @@ def test_nvme_fetch_count_stops_at_each_limit():
     assert nvme_queue.fetch_count(60, 70, 1024, 3, 0, 1024, 4) == 2
     assert nvme_queue.fetch_count(60, 5, 62, 0, 0, 1024, 4) == 2  # 7 wait, but the ring ends after 2
     assert nvme_queue.fetch_count(5, 5, 64, 0, 0, 64, 4) == 0
+
+
+@pytest.mark.parametrize("entries", [2, 3, 5])
+def test_nvme_queue_table_cq_phase_inverts_on_each_wrap(entries):
+    """The phase of the slot the controller writes next, against a pass count: 1 on the first pass
+    through the CQ, inverted each time the tail comes back to slot 0."""
+    table = nvme_queue.QueueTable(17)
+    table.create_cq(3, 0x4000, entries, 0, True)
+    for posted in range(4 * entries):
+        assert table.completion[3].phase == 1 - (posted // entries) % 2
+        assert table.cq_slot_address(3) == 0x4000 + 16 * (posted % entries)
+        table.take_cq_slot(3)
+        table.doorbell(3, True, table.completion[3].tail)  # the host consumes it
+
+
+def test_nvme_queue_table_doorbells_and_readiness():
+    table = nvme_queue.QueueTable(5)
+    table.create_cq(1, 0, 4, 0, False)
+    table.create_sq(2, 0, 8, 1)
+    assert not table.doorbell(0, False, 1), "queue 0 is the admin queue, not in the table"
+    assert not table.doorbell(3, False, 1) and not table.doorbell_exists(3, False)
+    assert not table.doorbell(2, False, 8) and not table.doorbell_fits(2, False, 8), "8 entries: slots 0 to 7"
+    assert table.ready() == set()
+    assert table.doorbell(2, False, 7) and table.ready() == {2}
+    for _ in range(3):  # a CQ of 4 holds 3 completions
+        table.take_cq_slot(1)
+    assert table.ready() == set(), "no room in the CQ for the completion"
+    table.doorbell(1, True, 3)
+    assert table.ready() == {2} and table.cq_has_sq(1)
+    table.reset()
+    assert not table.submission and not table.completion
