@@ -164,16 +164,14 @@ assign current_cq_interrupts = io_cq_interrupts[current_cq];
 
 // ---- The host's side: SQ tails and CQ heads ----
 
-// A queue just created starts with its tail (SQ) or head (CQ) at 0, the cycle after its creation
-reg                         created_sq, created_cq;
-reg [QUEUE_INDEX_WIDTH-1:0] created_index;
-
+// A queue starts with its tail (SQ) or head (CQ) at 0 from the edge that creates it, as its
+// other fields do (no doorbell can apply to it in that cycle: it does not exist yet)
 always @(posedge clk) begin
-    if (created_sq) begin
-        io_sq_tail[created_index] <= 16'd0;
+    if (create_sq) begin
+        io_sq_tail[admin_queue_index] <= 16'd0;
     end
-    if (created_cq) begin
-        io_cq_head[created_index] <= 16'd0;
+    if (create_cq) begin
+        io_cq_head[admin_queue_index] <= 16'd0;
     end
     if (doorbell_applies) begin
         if (doorbell_is_cq_head) begin
@@ -187,8 +185,6 @@ end
 // ---- The controller's side: SQ heads, CQ tails and phases, creation and deletion ----
 
 always @(posedge clk) begin
-    created_sq <= 1'b0;
-    created_cq <= 1'b0;
     if (sq_head_advance) begin
         io_sq_head[sq_head_advance_queue] <= io_sq_head[sq_head_advance_queue] == io_sq_size[sq_head_advance_queue]
                                            ? 16'd0 : io_sq_head[sq_head_advance_queue] + 16'd1;
@@ -210,8 +206,6 @@ always @(posedge clk) begin
         io_cq_tail[admin_queue_index] <= 16'd0;
         io_cq_phase[admin_queue_index] <= 1'b1;
         io_cq_interrupts[admin_queue_index] <= queue_interrupts;
-        created_cq <= 1'b1;
-        created_index <= admin_queue_index;
     end
     if (create_sq) begin
         io_sq_valid[admin_queue_index] <= 1'b1;
@@ -219,8 +213,6 @@ always @(posedge clk) begin
         io_sq_size[admin_queue_index] <= queue_size;
         io_sq_cqid[admin_queue_index] <= admin_sq_cq_index;
         io_sq_head[admin_queue_index] <= 16'd0;
-        created_sq <= 1'b1;
-        created_index <= admin_queue_index;
     end
     if (delete_sq) begin
         io_sq_valid[admin_queue_index] <= 1'b0;
