@@ -89,7 +89,7 @@ def assert_bit_exact(got, expected, dtype_name, op, incoming, local):
             f"{incoming[index]:#x} (op) {local[index]:#x} gave {got[index]:#x}, model {expected[index]:#x}")
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 @cocotb.parametrize(dtype=list(DTYPES), op=list(OPS))
 async def matches_model(dut, dtype, op):
     tb = TB(dut, pause_probability=0.2, seed_labels=("matches_model", dtype, op))
@@ -103,7 +103,7 @@ async def matches_model(dut, dtype, op):
     assert_bit_exact(got, combine(incoming, local, dtype, op), dtype, op, incoming, local)
 
 
-@cocotb.test(timeout_time=50, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 @cocotb.parametrize(dtype=["fp8_e4m3", "fp8_e5m2"], op=list(OPS))
 async def fp8_every_pair(dut, dtype, op):
     tb = TB(dut)
@@ -114,7 +114,7 @@ async def fp8_every_pair(dut, dtype, op):
     assert_bit_exact(got, combine(incoming, local, dtype, op), dtype, op, incoming, local)
 
 
-@cocotb.test(timeout_time=10, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 @cocotb.parametrize(dtype=FLOAT_TYPES, op=list(OPS))
 async def flush_mode_matches_its_model_path(dut, dtype, op):
     tb = TB(dut)
@@ -132,7 +132,7 @@ async def flush_mode_matches_its_model_path(dut, dtype, op):
     assert not np.array_equal(got, combine(incoming, local, dtype, op)), "flush mode changed nothing"
 
 
-@cocotb.test(timeout_time=5, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 @cocotb.parametrize(dtype=list(DTYPES))
 async def one_beat_per_cycle(dut, dtype):
     tb = TB(dut)
@@ -146,7 +146,7 @@ async def one_beat_per_cycle(dut, dtype):
     assert tb.events["starved"].total == 0
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def mismatched_lengths_are_flagged_and_drained(dut):
     tb = TB(dut)
     await tb.reset("int32", "sum")
@@ -162,7 +162,7 @@ async def mismatched_lengths_are_flagged_and_drained(dut):
     assert tb.events["dropped_beat"].total == 2
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def keep_holes_are_flagged(dut):
     tb = TB(dut)
     await tb.reset("fp16", "sum")
@@ -177,7 +177,7 @@ async def keep_holes_are_flagged(dut):
     assert tb.events["keep_error"].total == 1
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 @cocotb.parametrize(config=[(7, 0), (0, 3)])
 async def unsupported_config_drops_input_and_says_so(dut, config):
     tb = TB(dut)

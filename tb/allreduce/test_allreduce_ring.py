@@ -23,7 +23,7 @@ def rank_vectors(rng, dtype, ranks, elements):
     return vectors
 
 
-@cocotb.test(timeout_time=50, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 @cocotb.parametrize(dtype=list(DTYPES), op=list(OPS))
 async def every_rank_ends_with_the_model_result(dut, dtype, op):
     tb = RingTB(dut)
@@ -39,7 +39,7 @@ async def every_rank_ends_with_the_model_result(dut, dtype, op):
         assert report.status["data_error"] == 0 and report.errors == 0, f"rank {report.rank}: {report}"
 
 
-@cocotb.test(timeout_time=50, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 @cocotb.parametrize(dtype=[name for name, info in DTYPES.items() if info.floating])
 async def edge_values_survive_the_ring(dut, dtype):
     tb = RingTB(dut)
@@ -54,7 +54,7 @@ async def edge_values_survive_the_ring(dut, dtype):
         assert sum(report.counters["nan_elements"] for report in reports) >= nan_count
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def exact_vectors_agree_with_plain_integer_sums(dut):
     """Rank-distinct integer-valued fp32 vectors sum exactly in any order: an answer that owes
     nothing to the model's ordering."""
@@ -67,7 +67,7 @@ async def exact_vectors_agree_with_plain_integer_sums(dut):
     assert_every_rank_matches(results, expected, "integer-valued fp32")
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def vectors_smaller_than_the_ring_leave_chunks_empty(dut):
     tb = RingTB(dut)
     await tb.reset()
@@ -78,7 +78,7 @@ async def vectors_smaller_than_the_ring_leave_chunks_empty(dut):
         assert_every_rank_matches(results, expected, f"{elements} elements")
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def flush_mode_follows_its_model_path(dut):
     tb = RingTB(dut)
     await tb.reset()
@@ -90,7 +90,7 @@ async def flush_mode_follows_its_model_path(dut):
     assert_every_rank_matches(results, ring_allreduce(tiny, "bf16", "sum", 8 * tb.beat_bytes, flush=True), "bf16 flush")
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def bad_configurations_are_refused_with_a_reason(dut):
     tb = RingTB(dut)
     await tb.reset()
@@ -115,7 +115,7 @@ async def bad_configurations_are_refused_with_a_reason(dut):
     assert reports[0].status["ring_error"] == 0, "a good start must clear the old refusal flags"
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def reset_in_the_middle_of_a_collective_recovers(dut):
     tb = RingTB(dut)
     await tb.reset()

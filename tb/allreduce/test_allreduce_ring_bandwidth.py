@@ -70,7 +70,7 @@ def bytes_sent(elements: int, ranks: int, rank: int, lanes: int, element_bytes: 
     return sum(sizes) - sizes[(rank + 1) % ranks], sum(sizes) - sizes[(rank + 2) % ranks]
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="ms")
 async def bus_bandwidth_at_one_mebibyte(dut):
     tb = RingTB(dut)
     activity = LinkActivity(dut)
@@ -104,7 +104,7 @@ async def bus_bandwidth_at_one_mebibyte(dut):
     perf.check("allreduce", "busbw_ratio", ratio, observed_ratio, tolerance=0.01, context=context)
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 @cocotb.parametrize(dtype=list(DTYPES))
 async def reducer_keeps_one_beat_per_cycle(dut, dtype):
     tb = RingTB(dut)

@@ -90,7 +90,7 @@ class TB:
         return protocol.decode_response(received)
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def chain_walk_over_the_link(dut):
     tb = TB(dut)
     await tb.reset()
@@ -100,7 +100,7 @@ async def chain_walk_over_the_link(dut):
     assert await ident.read_field("BUILD_OPTIONS", "simulation") == 1
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def bursts_bytes_and_words_reach_the_registers(dut):
     tb = TB(dut)
     await tb.reset()
@@ -111,7 +111,7 @@ async def bursts_bytes_and_words_reach_the_registers(dut):
     assert await tb.link.read_dword(SCRATCH_ADDRESS) == 0x1234AB78
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 async def bus_errors_come_back_as_bus_errors(dut):
     tb = TB(dut)
     await tb.reset()
@@ -132,7 +132,7 @@ async def bus_errors_come_back_as_bus_errors(dut):
     assert partial.status == protocol.Status.SLVERR and len(partial.words) == 3
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 async def malformed_frames_are_answered_not_executed(dut):
     tb = TB(dut)
     await tb.reset()
@@ -146,7 +146,7 @@ async def malformed_frames_are_answered_not_executed(dut):
     assert await tb.link.read_dword(SCRATCH_ADDRESS) == 0, "a refused write reached the register"
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def a_frame_cut_short_is_dropped_and_the_next_one_works(dut):
     tb = TB(dut)
     await tb.reset()
@@ -157,7 +157,7 @@ async def a_frame_cut_short_is_dropped_and_the_next_one_works(dut):
     assert await tb.link.read_dword(SCRATCH_ADDRESS) == 0x600D
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="ms")
 async def a_noisy_link_costs_retries_never_a_wrong_value(dut):
     tb = TB(dut)
     await tb.reset()
@@ -171,7 +171,7 @@ async def a_noisy_link_costs_retries_never_a_wrong_value(dut):
     dut._log.info("noisy link: %d retries over 75 transactions", noisy.retries)
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def a_silent_link_fails_with_a_clear_message(dut):
     tb = TB(dut)
     await tb.reset()
@@ -184,7 +184,7 @@ async def a_silent_link_fails_with_a_clear_message(dut):
         raise AssertionError("a silent link returned a value")
 
 
-@cocotb.test(timeout_time=4, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def the_self_test_moves_data_through_the_loopback(dut):
     """The traffic block's verdict, the core's own counters and the pattern all agree."""
     tb = TB(dut)

@@ -69,7 +69,7 @@ class TB:
 
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 @cocotb.parametrize(read_pauses=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def frames_hold_exactly_the_bytes_at_any_address(dut, read_pauses, backpressure):
     rng = test_rng("reads", read_pauses, backpressure)
@@ -94,7 +94,7 @@ async def frames_hold_exactly_the_bytes_at_any_address(dut, read_pauses, backpre
         assert tb.r_stalls == 0, f"the R channel waited {tb.r_stalls} cycles on a buffered reader"
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def a_failed_burst_marks_only_its_own_frame(dut):
     rng = test_rng("errors")
     tb = TB(dut, rng)
@@ -110,7 +110,7 @@ async def a_failed_burst_marks_only_its_own_frame(dut):
     assert flags == [0, 1, 0], flags
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def reset_in_mid_read_then_clean_reads(dut):
     rng = test_rng("reset")
     tb = TB(dut, rng, 0.3, 0.3)

@@ -74,7 +74,7 @@ class TB:
 
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def payloads_land_byte_exact_at_any_address(dut, idle, backpressure):
     rng = test_rng("writes", idle, backpressure)
@@ -96,7 +96,7 @@ async def payloads_land_byte_exact_at_any_address(dut, idle, backpressure):
     tb.bursts.check()
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def pages_and_burst_limits_split_a_long_write(dut):
     rng = test_rng("split")
     tb = TB(dut, rng)
@@ -111,7 +111,7 @@ async def pages_and_burst_limits_split_a_long_write(dut):
     dut._log.info("bursts: %s", [(hex(a), n) for a, n in tb.bursts.bursts])
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def a_failed_burst_flags_only_its_own_command(dut):
     rng = test_rng("errors")
     tb = TB(dut, rng)
@@ -124,7 +124,7 @@ async def a_failed_burst_flags_only_its_own_command(dut):
     assert bytes(tb.memory.data[0x2000:0x2000 + 5000]) == writes[2][1]
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def reset_in_mid_write_then_clean_writes(dut):
     rng = test_rng("reset")
     tb = TB(dut, rng, 0.3, 0.3)

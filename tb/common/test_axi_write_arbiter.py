@@ -150,7 +150,7 @@ class TB:
         return [address["id"] >> self.id_width for address in self.addresses.addresses["m_axi_aw"]]
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 @cocotb.parametrize(master_pauses=PAUSE_OPTIONS, slave_pauses=PAUSE_OPTIONS)
 async def every_port_writes_its_bytes_exactly(dut, master_pauses, slave_pauses):
     rng = test_rng("writes", master_pauses, slave_pauses)
@@ -163,7 +163,7 @@ async def every_port_writes_its_bytes_exactly(dut, master_pauses, slave_pauses):
     tb.check_data_follows_addresses()
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 @cocotb.parametrize(slave_pauses=PAUSE_OPTIONS)
 async def busy_ports_take_round_robin_turns(dut, slave_pauses):
     rng = test_rng("turns", slave_pauses)
@@ -185,7 +185,7 @@ async def busy_ports_take_round_robin_turns(dut, slave_pauses):
     tb.check_data_follows_addresses()
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def reset_in_mid_traffic_then_clean_traffic(dut):
     rng = test_rng("reset")
     tb = TB(dut, rng, 0.3, 0.3)

@@ -90,7 +90,7 @@ class TB:
         return received
 
 
-@cocotb.test(timeout_time=4, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def frames_arrive_whole_and_in_order(dut, idle, backpressure):
     rng = test_rng("whole_and_in_order", idle, backpressure)
@@ -110,7 +110,7 @@ async def frames_arrive_whole_and_in_order(dut, idle, backpressure):
     assert tb.sink.empty()
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 @cocotb.parametrize(backpressure=PAUSE_OPTIONS)
 async def saturated_inputs_take_round_robin_turns(dut, backpressure):
     rng = test_rng("round_robin", backpressure)
@@ -125,7 +125,7 @@ async def saturated_inputs_take_round_robin_turns(dut, backpressure):
     assert order == frame_order(counts), f"arbitration order {order} is not round-robin"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def one_beat_per_cycle_across_inputs(dut):
     tb = TB(dut)
     frames_per_port = 16

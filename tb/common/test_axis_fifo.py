@@ -51,7 +51,7 @@ class TB:
         return Frame(rng.randbytes(length), bad=self.drop_bad and 0.1 <= roll < 0.25)
 
 
-@cocotb.test(timeout_time=5, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def frames_arrive_intact(dut, idle, backpressure):
     rng = test_rng("frames_arrive_intact", idle, backpressure)
@@ -75,7 +75,7 @@ async def frames_arrive_intact(dut, idle, backpressure):
         f"{tb.oversize_frames.count} oversize pulses, expected {expected_oversize}")
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 async def one_beat_per_cycle_when_unstalled(dut):
     tb = TB(dut)
     await tb.reset()
@@ -90,7 +90,7 @@ async def one_beat_per_cycle_when_unstalled(dut):
     assert tb.output.active_cycles == total, f"{total} beats took {tb.output.active_cycles} cycles"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def packet_mode_holds_frame_until_last_beat(dut):
     rng = test_rng("holds_frame")
     tb = TB(dut, idle=0.6, backpressure=None, rng=rng)
@@ -104,7 +104,7 @@ async def packet_mode_holds_frame_until_last_beat(dut):
         assert first_out < last_in, "plain mode should cut through, not wait for the last beat"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def reset_mid_traffic_leaves_it_empty(dut):
     rng = test_rng("reset_mid_traffic")
     tb = TB(dut, idle=None, backpressure=0.7, rng=rng)

@@ -60,7 +60,7 @@ class TB:
         assert len(received.tdata) == len(data)
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def frames_move_up_by_their_shift(dut, idle, backpressure):
     """Random lengths around every beat boundary and random shifts, frames back to back."""
@@ -80,7 +80,7 @@ async def frames_move_up_by_their_shift(dut, idle, backpressure):
     assert tb.sink.empty(), "beats came out that no frame explains"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def one_beat_per_cycle_when_unstalled(dut):
     """A 64-beat frame shifted by 3 lanes: 64 input beats in 64 cycles, 65 output beats in 65."""
     tb = TB(dut)
@@ -96,7 +96,7 @@ async def one_beat_per_cycle_when_unstalled(dut):
         f"{expected_out} output beats took {tb.output.active_cycles} cycles"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def reset_mid_traffic_leaves_nothing_behind(dut):
     """Reset in the middle of a shifted frame under backpressure: nothing of it comes out after,
     and the next frame is realigned by its own shift."""

@@ -22,7 +22,7 @@ class TB:
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def frames_arrive_intact(dut, idle, backpressure):
     rng = test_rng("frames_arrive_intact", idle, backpressure)
@@ -42,7 +42,7 @@ async def frames_arrive_intact(dut, idle, backpressure):
     assert tb.sink.empty(), "the skid buffer produced beats nobody sent"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def one_beat_per_cycle_when_unstalled(dut):
     tb = TB(dut)
     await tb.reset()
@@ -54,7 +54,7 @@ async def one_beat_per_cycle_when_unstalled(dut):
     assert tb.output.active_cycles == beats, f"{beats} beats took {tb.output.active_cycles} cycles"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def reset_mid_traffic_leaves_it_empty(dut):
     rng = test_rng("reset_mid_traffic")
     tb = TB(dut, idle=None, backpressure=0.5, rng=rng)

@@ -50,7 +50,7 @@ class TB:
         return {name: await self.window.read_register(name) for name in traffic.COUNTERS}
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def generated_frames_follow_the_pattern(dut, idle, backpressure):
     rng = test_rng("generate", idle, backpressure)
@@ -75,7 +75,7 @@ async def generated_frames_follow_the_pattern(dut, idle, backpressure):
         assert tb.generated.empty(), "more frames than FRAMES"
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def checker_counts_each_fault_once(dut):
     rng = test_rng("faults")
     tb = TB(dut, rng)
@@ -98,7 +98,7 @@ async def checker_counts_each_fault_once(dut):
     assert counters["BEATS_RECEIVED"] == 7 * beats + 2, counters
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 async def an_injected_error_costs_exactly_one_beat(dut):
     rng = test_rng("inject")
     tb = TB(dut, rng)
@@ -116,7 +116,7 @@ async def an_injected_error_costs_exactly_one_beat(dut):
     assert (counters["FRAMES_BAD"], counters["BAD_BEATS"], counters["SEQUENCE_ERRORS"]) == (1, 1, 0), counters
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def stop_and_reset_end_a_run_cleanly(dut):
     rng = test_rng("stop")
     tb = TB(dut, rng, backpressure=0.5)

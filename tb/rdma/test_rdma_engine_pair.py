@@ -188,7 +188,7 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
     return a, b
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def two_engines_exchange_writes_reads_and_sends_both_ways(dut):
     rng = test_rng("clean")
     a, b = await run_pair(dut, WireConfig(latency_ns=200), 30, 3 * PMTU, rng)
@@ -199,7 +199,7 @@ async def two_engines_exchange_writes_reads_and_sends_both_ways(dut):
                       events["acks_sent"], events["acks_received"])
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=500, timeout_unit="us")
 @cocotb.parametrize(loss=[0.01, 0.05])
 async def two_engines_through_a_lossy_wire(dut, loss):
     rng = test_rng("lossy", loss)

@@ -190,7 +190,7 @@ async def exchange_on(requester: Requester, rng: random.Random, count: int, max_
     return await check_exactly_once(requester, work)
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def requests_complete_in_order_on_a_clean_wire(dut):
     """WRITE, READ, SEND and the immediate forms, every length around the PMTU, from a PSN about
     to wrap: exact bytes both ways, no retransmission, the counters agree."""
@@ -204,7 +204,7 @@ async def requests_complete_in_order_on_a_clean_wire(dut):
     dut._log.info("40 requests, %d payload bytes checked, %d request packets", checked, packets)
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=100, timeout_unit="us")
 @cocotb.parametrize(pmtu=[256, 512, 2048, 4096])
 async def requests_at_every_pmtu(dut, pmtu):
     """Segmentation and READ responses at each PMTU the engine supports (1024 is the case above)."""
@@ -214,7 +214,7 @@ async def requests_at_every_pmtu(dut, pmtu):
     dut._log.info("PMTU %d: %d bytes checked in %d request packets", pmtu, checked, len(packets))
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def reset_in_mid_traffic_then_a_clean_exchange(dut):
     """A reset while requests are in flight and completions pending; after it, with the QP set up
     again, a fresh exchange completes exactly once."""
@@ -238,7 +238,7 @@ async def reset_in_mid_traffic_then_a_clean_exchange(dut):
     await exchange_on(requester, rng, 12)
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=500, timeout_unit="us")
 @cocotb.parametrize(loss=[0.001, 0.01, 0.1], burst=[1, 4])
 async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     """Loss (single or in bursts), duplication and reordering both ways, corruption at a tenth:
@@ -253,7 +253,7 @@ async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     assert events["completion_errors"] == 0
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def retries_run_out_and_every_request_fails_exactly_once(dut):
     """The peer never answers: after retry_count timeouts the oldest request fails with
     RETRY_EXC_ERR and every other one is flushed, each exactly once; later posts are flushed too."""
@@ -276,7 +276,7 @@ async def retries_run_out_and_every_request_fails_exactly_once(dut):
     assert requester.tb.events["requests_sent"] == sent_before
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def a_remote_access_error_fails_the_request_and_flushes_the_rest(dut):
     rng = test_rng()
     requester = Requester(dut, rng)
@@ -293,7 +293,7 @@ async def a_remote_access_error_fails_the_request_and_flushes_the_rest(dut):
     assert requester.tb.events["naks_received"] >= 1
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def doorbell_abuse_is_refused_and_loses_nothing(dut):
     """Doorbells for a missing QP and for more WQEs than the ring holds are refused and counted;
     an unknown WQE opcode fails with LOC_QP_OP_ERR once the requests before it completed."""
@@ -326,7 +326,7 @@ async def doorbell_abuse_is_refused_and_loses_nothing(dut):
     assert [(c.wr_id, c.status) for c in requester.completions] == [(0xBAD, WcStatus.LOC_QP_OP_ERR)]
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def a_full_completion_queue_is_never_overwritten(dut):
     """With the host not handing entries back, the engine stops at a full ring; once it does,
     every completion arrives, none lost or written twice."""
@@ -361,7 +361,7 @@ async def first_doorbell_write(dut, cycles: CycleCounter) -> int:
             return cycles.now
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2, timeout_unit="ms")
 async def write_line_rate_and_doorbell_latency(dut):
     """Four 64 KiB WRITEs at PMTU 4096: TX beat utilisation over the burst from the engine's
     counters, and doorbell to first request beat with zero-wait memory."""
@@ -399,7 +399,7 @@ async def write_line_rate_and_doorbell_latency(dut):
                    context=f"goodput {goodput:.1f} Gb/s at 250 MHz")
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=1, timeout_unit="ms")
 async def an_rnr_nak_is_waited_out_then_the_send_goes_through(dut):
     """The peer has no receive posted: it answers RNR NAK (timer code 1, 10 us); the engine waits
     that long, sends again, and once a receive is posted the SENDs complete. With rnr_retry 1 and

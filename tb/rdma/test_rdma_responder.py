@@ -82,7 +82,7 @@ async def exchange(dut, tb: TB, rng: random.Random, count: int, first_psn: int, 
     return peer
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def writes_and_reads_on_a_clean_wire(dut):
     rng = test_rng("clean")
     tb = TB(dut, rng, backpressure=0.2)
@@ -91,7 +91,7 @@ async def writes_and_reads_on_a_clean_wire(dut):
     assert tb.events["naks_sent"] == 0 and (tb.events["drops_icrc"] + tb.events["drops_malformed"]) == 0, tb.events
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def the_psn_wraps_across_2_to_the_24(dut):
     rng = test_rng("wrap")
     tb = TB(dut, rng)
@@ -99,7 +99,7 @@ async def the_psn_wraps_across_2_to_the_24(dut):
     await exchange(dut, tb, rng, 12, first_psn=(1 << 24) - 5)
 
 
-@cocotb.test(timeout_time=400, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="ms")
 @cocotb.parametrize(loss=(0.001, 0.01, 0.1), burst=(1, 4))
 async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     """Each case draws its own seed from the run's seed. Losses come single or in bursts of four at
@@ -121,7 +121,7 @@ async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     assert len(set(tb.sequence_naks)) == len(tb.sequence_naks), f"repeated sequence NAKs: {tb.sequence_naks}"
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def a_bad_key_is_nakked_and_the_qp_stops(dut):
     rng = test_rng("key")
     tb = TB(dut, rng)
@@ -140,7 +140,7 @@ async def a_bad_key_is_nakked_and_the_qp_stops(dut):
     assert tb.memory.read(REGION_BASE + 64, 9) != b"wrong key"
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def unknown_qps_are_dropped_and_counted(dut):
     rng = test_rng("refused")
     tb = TB(dut, rng)
@@ -154,7 +154,7 @@ async def unknown_qps_are_dropped_and_counted(dut):
     assert tb.events["unknown_qp_drops"] >= 1 and tb.events["acks_sent"] == 0, tb.events
 
 
-@cocotb.test(timeout_time=200, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def sends_land_in_posted_receives(dut):
     """SEND (one and several packets, empty, with immediate) and WRITE with immediate from the
     model requester: with no receive posted the engine answers RNR NAK and executes nothing; once
@@ -201,7 +201,7 @@ async def sends_land_in_posted_receives(dut):
     assert [(c.wr_id, c.status) for c in failed] == [(0x200, WcStatus.LOC_LEN_ERR)]
 
 
-@cocotb.test(timeout_time=100, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def ack_latency_from_the_request_s_last_beat(dut):
     """Cycles from a WRITE ONLY's last beat into the engine to its ACK's first beat out: the
     frame's ICRC check, the payload's DMA write and the write response of a zero-wait memory
@@ -256,7 +256,7 @@ async def ack_latency_from_the_request_s_last_beat(dut):
 
 
 
-@cocotb.test(timeout_time=200, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def three_qps_interleaved_with_malformed_frames(dut):
     """Each QP keeps its own PSNs, key and memory; frames the parser must drop (bad ICRC,
     truncated, wrong port, unknown QP) slipped between theirs change nothing."""
@@ -308,7 +308,7 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     assert sum(arrived.values()) >= 12, f"the wire delivered too few junk frames to test anything: {arrived}"
 
 
-@cocotb.test(timeout_time=200, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def reset_in_mid_traffic_then_a_clean_exchange(dut):
     rng = test_rng("reset")
     tb = TB(dut, rng)

@@ -78,7 +78,7 @@ class TB:
         return rng.randrange(self.qp_count), rng.getrandbits(self.state_bits)
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def every_entry_is_cleared_after_reset_before_ready(dut):
     rng = test_rng("cleared_after_reset")
     tb = TB(dut)
@@ -97,7 +97,7 @@ async def every_entry_is_cleared_after_reset_before_ready(dut):
         assert await tb.cycle(read=index) == (0, 0), f"QP {index} survived reset"
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def set_ups_write_backs_and_reads_match_the_model(dut):
     rng = test_rng("random_traffic")
     tb = TB(dut)
@@ -110,7 +110,7 @@ async def set_ups_write_backs_and_reads_match_the_model(dut):
         await tb.cycle(read=index)
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def a_read_holds_its_entry_while_the_entry_changes(dut):
     rng = test_rng("read_holds")
     tb = TB(dut)

@@ -76,7 +76,7 @@ class TB:
             assert decoded["payload"] == packet.payload, f"scapy sees another payload in frame {index}"
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def every_opcode_matches_the_model_and_scapy(dut, idle, backpressure):
     rng = test_rng("opcodes", idle, backpressure)
@@ -91,7 +91,7 @@ async def every_opcode_matches_the_model_and_scapy(dut, idle, backpressure):
     assert tb.frames.empty(), "a frame nobody sent"
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def payload_lengths_around_every_beat_and_pad_boundary(dut):
     rng = test_rng("lengths")
     tb = TB(dut)
@@ -107,7 +107,7 @@ async def payload_lengths_around_every_beat_and_pad_boundary(dut):
     await sender
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def frames_move_one_beat_per_clock(dut):
     """WRITE at PMTU 4096, no idle and no backpressure: beats over the span of the whole burst."""
     rng = test_rng("rate")
@@ -130,7 +130,7 @@ async def frames_move_one_beat_per_clock(dut):
                    context="frame builder, 512-bit, testbench count")
 
 
-@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.test(timeout_time=5, timeout_unit="us")
 async def reset_in_mid_frame_then_clean_frames(dut):
     rng = test_rng("reset")
     tb = TB(dut, rng, 0.2, 0.2)

@@ -31,7 +31,7 @@ def check_completions(completions, entries, answers, queue_entries: int, first_h
         assert completion.sq_head == expected_head, (index, completion.sq_head, expected_head)
 
 
-@cocotb.test(timeout_time=500, timeout_unit="us")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def admin_commands_complete_as_the_model_predicts(dut):
     """Set/Get Features (Number of Queues, Interrupt Coalescing, an unknown feature), Abort and
     opcodes the controller does not carry, through a 4-entry admin queue so that both rings wrap
@@ -66,7 +66,7 @@ async def admin_commands_complete_as_the_model_predicts(dut):
     check_completions(completions, entries, answers, 4, 0)
 
 
-@cocotb.test(timeout_time=500, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def a_full_completion_queue_holds_completions_until_the_head_moves(dut):
     """The host leaves the CQ head where it is: the controller posts 3 completions into the
     4-entry CQ and waits; once the head doorbell frees entries the rest arrive, none overwritten."""
@@ -94,7 +94,7 @@ async def a_full_completion_queue_holds_completions_until_the_head_moves(dut):
     check_completions(completions, entries + more, [model.answer(entry) for entry in entries + more], 4, 0)
 
 
-@cocotb.test(timeout_time=500, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     """A tail past the queue's size, a head past the CQ's, and a doorbell of a queue that does not
     exist: ignored (the queue goes on), each reported through the oldest outstanding Asynchronous
@@ -133,7 +133,7 @@ def identify(cid: int, cns: int, prp1: int, prp2: int = 0, nsid: int = 0) -> byt
     return submission(nvme_admin.OP_IDENTIFY, cid, nsid=nsid, cdw10=cns, prp1=prp1, prp2=prp2)
 
 
-@cocotb.test(timeout_time=1000, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def identify_writes_its_structures_where_the_prps_point(dut):
     """Identify Controller, Namespace and the active namespace list, byte for byte against the
     model: into a whole page (PRP1 alone) and across two (PRP1 inside its page, PRP2 for the
@@ -188,7 +188,7 @@ async def watch_requests(dut, watched: list):
             first = dut.s_axis_rq_tlast.value == 1
 
 
-@cocotb.test(timeout_time=1000, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def io_queues_are_created_and_deleted_with_every_check(dut):
     """Create and Delete I/O CQ/SQ against the model: good ones, then bad QID (0, past the
     controller's queues, taken), bad size (0, past MQES), non-contiguous, bad vector, SQ on a

@@ -71,7 +71,7 @@ class LossyHost:
         return self.tb.read_memory(address, length)
 
 
-@cocotb.test(timeout_time=5000, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="ms")
 async def lost_and_unexpected_completions_end_cleanly(dut):
     """A host that never answers some reads and sends completions nobody asked for. A Write whose
     data is in a page the root complex does not answer, and a Read whose PRP list is there, end
@@ -149,7 +149,7 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
     await random_round(tb, pairs, model, rng, 32)
 
 
-@cocotb.test(timeout_time=20000, timeout_unit="us")
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
     """CC.EN cleared while 16 queues are busy with 16 KiB Reads and Writes (PRP lists; long enough
     that the one in hand is still moving data): CSTS.RDY clears once that command has finished

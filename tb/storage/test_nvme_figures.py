@@ -95,7 +95,7 @@ async def loaded_figures(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmMode
     return figures
 
 
-@cocotb.test(timeout_time=50000, timeout_unit="us")
+@cocotb.test(timeout_time=2, timeout_unit="ms")
 async def throughput_and_latency_against_the_targets(dut):
     """The figures of src/dpuv/harness/targets.toml from the counters, each cross-checked with what the
     testbench saw on the PCIe ports: an idle controller's doorbell-to-fetch, data-to-completion and

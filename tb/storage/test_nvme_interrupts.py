@@ -16,7 +16,7 @@ from dpuv.tb.testbench import test_rng
 from nvme_bench import MSIX_PBA, MSIX_TABLE, MSIX_VECTORS, SignalStamps, TB
 
 
-@cocotb.test(timeout_time=500, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def completions_raise_msix_vector_0_and_masked_ones_wait_in_the_pba(dut):
     """The host's MSI-X set-up writes the table in BAR0; each admin completion then raises vector
     0 after its entry is in memory. With the vector masked the interrupt waits (its PBA bit set)
@@ -52,7 +52,7 @@ TIME_UNIT_CYCLES = 25000  # Interrupt Coalescing's 100 us at 250 MHz (the build'
 USER_CLOCK_NS = 4
 
 
-@cocotb.test(timeout_time=3000, timeout_unit="us")
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def interrupt_coalescing_holds_io_interrupts_as_set(dut):
     """Set Features Interrupt Coalescing, THR 3 and TIME 2: eight I/O completions on one CQ raise
     two MSI-X messages (one per four entries); a lone completion's message comes after at least

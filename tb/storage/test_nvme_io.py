@@ -18,7 +18,7 @@ from nvme_bench import (COMMANDS_PER_ROUND, MSIX_VECTORS, TB, check_counters, ch
                         host_buffers, io_vector, random_round)
 
 
-@cocotb.test(timeout_time=5000, timeout_unit="us")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     """Two I/O queue pairs, random Write, Read, Flush and Write Zeroes with PRP1 alone, PRP1 and
     PRP2, and PRP lists, at random dword offsets: every completion (SQID, CID, SQHD, phase,
@@ -83,7 +83,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
         (entry, expected[(qid, int.from_bytes(entry[2:4], "little"))]) for qid in (1, 2) for entry in submitted[qid]])
 
 
-@cocotb.test(timeout_time=20000, timeout_unit="us")
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def random_mixed_traffic_over_every_queue_pair(dut):
     """What a driver does at start-up (Set Features Number of Queues, an I/O CQ/SQ pair for each one
     granted: 16, or 64 in the largest build; one MSI-X vector each, shared past 31), then rounds of random Read, Write, Flush and Write Zeroes of 1 to 12 blocks with
@@ -120,7 +120,7 @@ async def random_mixed_traffic_over_every_queue_pair(dut):
         assert tb.device_view.msi_vectors[io_vector(qid)].event.is_set(), f"no MSI-X message on CQ {qid}'s vector"
 
 
-@cocotb.test(timeout_time=5000, timeout_unit="us")
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def commands_behind_a_draining_write_see_its_data(dut):
     """A Write's data may still be arriving when the next command starts (the controller releases
     it once its reads are out). Commands on one queue must still act as if run one after
@@ -161,7 +161,7 @@ async def commands_behind_a_draining_write_see_its_data(dut):
     dut._log.info("%d commands behind draining Writes, %d read bytes checked", len(submitted[pair.qid]), checked)
 
 
-@cocotb.test(timeout_time=1000, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def an_io_fetch_takes_no_more_entries_than_the_cq_has_room_for(dut):
     """The host leaves an I/O CQ's head where it is. With 2 of its 8 slots free and 5 entries
     waiting (3 of them before the SQ's end), the controller fetches and completes 2 and waits:

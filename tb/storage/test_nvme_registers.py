@@ -16,7 +16,7 @@ from dpuv.tb.testbench import build_parameters
 from nvme_bench import TB
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def registers_read_as_the_specification_defines(dut):
     tb = TB(dut)
     await tb.bring_up()
@@ -48,7 +48,7 @@ async def registers_read_as_the_specification_defines(dut):
     assert await tb.host.read_qword(ASQ) == 0x1_2345_6000
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def the_driver_enables_and_disables_the_controller(dut):
     tb = TB(dut)
     await tb.bring_up()
@@ -74,7 +74,7 @@ async def the_driver_enables_and_disables_the_controller(dut):
     await host.enable()
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def unsupported_settings_give_a_fatal_status_until_disabled(dut):
     """CC asking for I/O SQ entries of 128 B, or 8 KiB pages: CSTS.CFS instead of RDY; clearing
     EN clears it, and a good CC then brings the controller up."""
@@ -96,7 +96,7 @@ async def unsupported_settings_give_a_fatal_status_until_disabled(dut):
     await host.enable()
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def requests_the_completer_does_not_carry_are_refused(dut):
     """A read longer than a 64-bit register is answered Unsupported Request (the root complex
     reports the unsuccessful completion); the controller keeps answering."""

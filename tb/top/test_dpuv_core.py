@@ -52,7 +52,7 @@ class TB:
         return expected
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def id_block_identifies_the_build(dut):
     tb = TB(dut)
     await tb.reset()
@@ -70,7 +70,7 @@ async def id_block_identifies_the_build(dut):
     assert await ident.read_register("DESIGN_VERSION") == version.reset
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def chain_walk_finds_every_block(dut):
     tb = TB(dut)
     await tb.reset()
@@ -81,7 +81,7 @@ async def chain_walk_finds_every_block(dut):
     assert await counters.read_register("SOURCE_ID") == 1
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def scratch_register_takes_words_and_bytes(dut):
     tb = TB(dut)
     await tb.reset()
@@ -95,7 +95,7 @@ async def scratch_register_takes_words_and_bytes(dut):
     assert await tb.bus.read_dword(scratch) == 0x803C0000, "a byte write must touch only its byte lane"
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def bad_accesses_answer_errors_and_change_nothing(dut):
     tb = TB(dut)
     await tb.reset()
@@ -119,7 +119,7 @@ async def bad_accesses_answer_errors_and_change_nothing(dut):
     assert await tb.bus.read_dword(0x000C) == 0x44505556, "a refused write changed MAGIC"
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def loopback_sustains_one_beat_per_cycle(dut):
     tb = TB(dut)
     await tb.reset()
@@ -140,7 +140,7 @@ async def loopback_sustains_one_beat_per_cycle(dut):
                len(tb.output.beat_cycles) / tb.output.active_cycles, context=context)
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 async def loopback_latency_unloaded(dut):
     tb = TB(dut)
     await tb.reset()
@@ -162,7 +162,7 @@ async def loopback_latency_unloaded(dut):
                context=f"DATA_WIDTH={8 * tb.bytes_per_beat}")
 
 
-@cocotb.test(timeout_time=5, timeout_unit="ms")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def loopback_drops_bad_and_oversize_frames(dut, idle, backpressure):
     rng = test_rng("drops", idle, backpressure)
@@ -186,7 +186,7 @@ async def loopback_drops_bad_and_oversize_frames(dut, idle, backpressure):
     assert measured["latency_errors"] == 0
 
 
-@cocotb.test(timeout_time=1, timeout_unit="ms")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def reset_mid_traffic_recovers(dut):
     rng = test_rng("reset_mid_traffic")
     tb = TB(dut, idle=None, backpressure=0.8, rng=rng)
