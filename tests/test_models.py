@@ -8,7 +8,8 @@ import zlib
 import numpy as np
 import pytest
 
-from dpuv.models import nvme_queue
+from dpuv.models import nvme_completion, nvme_queue
+from dpuv.models.nvme_admin import Completion
 from dpuv.models.crc32 import crc32, reflect
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
 from dpuv.models.perf_counters import CycleInputs, PerfCountersModel
@@ -215,3 +216,43 @@ def test_nvme_queue_table_doorbells_and_readiness():
     assert table.ready() == {2} and table.cq_has_sq(1)
     table.reset()
     assert not table.submission and not table.completion
+
+
+def test_nvme_completion_entry_decodes_with_the_independent_decoder():
+    """The entry's bytes read back field by field with nvme_admin's decoder, and against a hand
+    packed DW3: Invalid Queue Identifier (SCT 1, SC 01h) with DNR, CID 0x1234, phase 1."""
+    entry = nvme_completion.completion_entry(0xDEADBEEF, 7, 3, 0x1234, 1, 0x01, 1)
+    assert Completion.decode(entry) == Completion(0xDEADBEEF, 7, 3, 0x1234, 1, 0x01, 1, True)
+    assert entry[12:] == (0x1234 | 1 << 16 | 0x101 << 17 | 1 << 31).to_bytes(4, "little")
+    assert not Completion.decode(nvme_completion.completion_entry(0, 0, 0, 5, 0, 0, 0)).do_not_retry
+    # An error with SC 0 (SCT 1: Completion Queue Invalid) is an error all the same
+    assert Completion.decode(nvme_completion.completion_entry(0, 0, 0, 5, 0, 0x00, 1)).do_not_retry
+
+
+@pytest.mark.parametrize("entries", [2, 3, 5])
+def test_nvme_admin_cq_fills_at_entries_minus_one_and_flips_the_phase_on_each_wrap(entries):
+    cq = nvme_completion.AdminCompletionQueue(base=0x10000, entries=entries)
+    for posted in range(4 * entries):
+        address, phase = cq.take_slot()
+        assert (address, phase) == (0x10000 + 16 * (posted % entries), 1 - (posted // entries) % 2)
+        cq.doorbell(cq.tail)  # the host consumes it
+        assert not cq.full
+    fresh = nvme_completion.AdminCompletionQueue(base=0, entries=entries)
+    for _ in range(entries - 1):
+        assert not fresh.full
+        fresh.take_slot()
+    assert fresh.full
+
+
+def test_nvme_held_slot_blocks_later_entries_until_its_status():
+    order = nvme_completion.PostingOrder()
+    first = nvme_completion.Completion(0x100, bytes(16), 1, False, 0, 0)
+    later = nvme_completion.Completion(0x200, bytes(16), 1, False, 0, 0)
+    order.post(first)
+    order.hold(0x300, 1, 9, 2, 4, 5)
+    order.post(later)
+    assert order.leave() is first and order.next_out() is None
+    order.drain(0x04)
+    drained = order.leave()
+    assert drained.drained and Completion.decode(drained.entry) == Completion(0, 4, 2, 9, 1, 0x04, 0, True)
+    assert order.leave() is later
