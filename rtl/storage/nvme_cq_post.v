@@ -178,7 +178,7 @@ task send_completion(input [63:0] address, input entry_phase, input [15:0] entry
         completion_drained <= 1'b0;
         event_post <= 1'b1;
         write_address <= address;
-        write_data <= {384'd0, code != `NVME_SC_SUCCESS, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
+        write_data <= {384'd0, code != `NVME_SC_SUCCESS || code_type != `NVME_SCT_GENERIC, 1'b0, 2'b00, code_type, code, entry_phase, entry_cid, sqid,
                        sqhd, 32'd0, entry_result};
         interrupt_vector <= vector;
         interrupt_admin <= sqid == 16'd0;

@@ -27,7 +27,8 @@ def check_completions(completions, entries, answers, queue_entries: int, first_h
         expected_head = (first_head + index + 1) % queue_entries
         assert (completion.cid, completion.result, completion.status_code, completion.status_type) == \
             (cid, answer.result, answer.status_code, answer.status_type), (index, completion, answer)
-        assert completion.do_not_retry == (answer.status_code != 0) and completion.sq_id == 0, completion
+        failed = (answer.status_type, answer.status_code) != (0, 0)
+        assert completion.do_not_retry == failed and completion.sq_id == 0, completion
         assert completion.sq_head == expected_head, (index, completion.sq_head, expected_head)
 
 
@@ -159,7 +160,8 @@ async def identify_writes_its_structures_where_the_prps_point(dut):
         await queue.submit(entry)
         [done] = await tb.reap(queue, 1)
         answer = model.answer(entry)
-        assert (done.cid, done.status_code, done.do_not_retry) == (cid, answer.status_code, answer.status_code != 0)
+        failed = (answer.status_type, answer.status_code) != (0, 0)
+        assert (done.cid, done.status_code, done.do_not_retry) == (cid, answer.status_code, failed)
         if answer.data:
             first = 4096 - (prp1 & 0xFFF)
             written = tb.read_memory(prp1, first) + (tb.read_memory(prp2, 4096 - first) if first < 4096 else b"")

@@ -24,11 +24,10 @@ from dpuv.models.nvme_completion import AdminCompletionQueue, Completion, Postin
 from dpuv.tb.testbench import pauses, start_clock_and_reset, test_rng
 
 ENTRY_MASK = (1 << 128) - 1
-# Error statuses (SCT, SC) the engine posts. SCT 1 / SC 00h (Completion Queue Invalid) is left
-# out on purpose: the RTL derives DNR from SC alone, so that error would go out without DNR,
-# against "DNR on every error completion" (reported, not yet decided)
+# Error statuses (SCT, SC) the engine posts; SCT 1 / SC 00h (Completion Queue Invalid) is an
+# error with SC 0, and goes out with DNR like the others
 ERROR_STATUSES = ((0, 0x01), (0, 0x02), (0, 0x04), (0, 0x0B), (0, 0x13), (0, 0x80), (0, 0x81),
-                  (1, 0x01), (1, 0x02), (1, 0x05), (1, 0x08), (2, 0x81), (2, 0x86))
+                  (1, 0x00), (1, 0x01), (1, 0x02), (1, 0x05), (1, 0x08), (2, 0x81), (2, 0x86))
 # Sizes of the admin CQ (AQA.ACQS + 1): the smallest, odd ones that wrap at awkward slots, and a
 # longer one
 ADMIN_CQ_SIZES = (2, 3, 5, 17, 64)
