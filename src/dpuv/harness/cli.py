@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import benches, lint, report, runner, shards, suite, synth, toolchain
+from dpuv.harness import benches, lint, report, runner, shards, suite, synth, timeouts, toolchain
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -227,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     durations_parser = commands.add_parser("durations", help="refresh tests/durations.json from JUnit files")
     durations_parser.add_argument("junit_files", nargs="+", type=Path)
     durations_parser.set_defaults(handler=lambda arguments: suite.durations(arguments.junit_files))
+    timeouts_parser = commands.add_parser("timeouts", help="set each cocotb test's timeout from a run's simulated times")
+    timeouts_parser.add_argument("results", type=Path, nargs="?", default=suite.RESULTS,
+                                 help="the results folder of a whole run (default results)")
+    timeouts_parser.set_defaults(handler=lambda arguments: timeouts.main(arguments.results))
 
     commands.add_parser("list", help="list testbenches").set_defaults(handler=_list)
     commands.add_parser("lint", help="verilator --lint-only -Wall on every RTL top").set_defaults(
