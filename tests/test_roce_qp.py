@@ -391,3 +391,23 @@ def test_wire_is_reproducible_and_counts():
     assert len(first) == counters["sent"] - counters["dropped"] + counters["duplicated"]
     assert all(count > 0 for count in (counters["dropped"], counters["duplicated"], counters["reordered"],
                                        counters["corrupted"]))
+
+
+def test_a_loss_burst_is_an_outage_in_time_not_a_frame_count():
+    """Frames sent close together share a burst; frames an ACK timeout apart each draw anew, so a
+    quiet QP's retransmissions are not taken out several in a row by one burst."""
+    burst = Impairment(0.1, burst=4, burst_span_ns=1000)
+    frame = build_frame(RocePacket(Addressing.between(ENDPOINT_A, ENDPOINT_B), BTH(Opcode.SEND_ONLY, QPN_B, 0)))
+
+    def dropped_share(spacing_ns):
+        wire = LossyWire(WireConfig(drop=burst), seed=11)
+        for index in range(20_000):
+            wire.send(frame, index * spacing_ns)
+        return wire.counters["dropped"] / wire.counters["sent"]
+
+    # back to back, a burst takes 4 frames: 0.4 / (1 + 0.3) of them
+    assert 0.28 < dropped_share(10) < 0.34
+    # 18 us apart (the benches' ACK timeout), every frame is its own draw
+    assert 0.09 < dropped_share(18_000) < 0.11
+    with pytest.raises(ValueError):
+        Impairment(0.1, burst_span_ns=-1)

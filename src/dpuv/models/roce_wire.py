@@ -20,14 +20,22 @@ from dpuv.models.roce_packet import BTH_OFFSET, ETHERNET_HEADER_BYTES
 
 @dataclass(frozen=True)
 class Impairment:
-    """An event starts at a frame with probability `rate` and then affects `burst` consecutive
-    frames, that one included; so the share of frames affected is about rate x burst."""
+    """An event starts at a frame with probability `rate` and then affects up to `burst`
+    consecutive frames, that one included, sent within `burst_span_ns` of it; on a busy wire the
+    share of frames affected is about rate x burst.
+
+    A burst is an outage in time, as on a real link, not a count of frames however far apart:
+    a quiet QP's retransmissions come one per ACK timeout, and a frame-count burst would take
+    out several timeouts in a row, failing a correct RC requester with RETRY_EXC_ERR on a link
+    with a few per cent loss."""
     rate: float = 0.0
     burst: int = 1
+    burst_span_ns: int = 1000
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.rate <= 1.0 or self.burst < 1:
-            raise ValueError(f"impairment rate {self.rate} or burst {self.burst} out of range")
+        if not 0.0 <= self.rate <= 1.0 or self.burst < 1 or self.burst_span_ns < 0:
+            raise ValueError(f"impairment rate {self.rate}, burst {self.burst} or span {self.burst_span_ns} ns "
+                             "out of range")
 
 
 @dataclass(frozen=True)
@@ -59,15 +67,19 @@ class LossyWire:
         self._random = random.Random(seed)
         self._in_flight: list[_InFlight] = []
         self._sequence = 0
+        # per impairment kind: frames the current burst may still affect, and when it ends
         self._burst_left: Counter[str] = Counter()
+        self._burst_end_ns: dict[str, int] = {}
 
-    def _hits(self, kind: str, impairment: Impairment) -> bool:
-        if self._burst_left[kind]:
+    def _hits(self, kind: str, impairment: Impairment, now_ns: int) -> bool:
+        if self._burst_left[kind] and now_ns <= self._burst_end_ns[kind]:
             self._burst_left[kind] -= 1
             return True
+        self._burst_left[kind] = 0
         # Draw only for impairments in use, so enabling one does not reshuffle the others' runs
         if impairment.rate and self._random.random() < impairment.rate:
             self._burst_left[kind] = impairment.burst - 1
+            self._burst_end_ns[kind] = now_ns + impairment.burst_span_ns
             return True
         return False
 
@@ -87,18 +99,18 @@ class LossyWire:
     def send(self, frame: bytes, now_ns: int) -> None:
         config = self.config
         self.counters["sent"] += 1
-        if self._hits("drop", config.drop):
+        if self._hits("drop", config.drop, now_ns):
             self.counters["dropped"] += 1
             return
-        if self._hits("corrupt", config.corrupt):
+        if self._hits("corrupt", config.corrupt, now_ns):
             self.counters["corrupted"] += 1
             frame = self._flip_covered_bit(frame)
         arrival = now_ns + config.latency_ns
-        if self._hits("reorder", config.reorder):
+        if self._hits("reorder", config.reorder, now_ns):
             self.counters["reordered"] += 1
             arrival += config.reorder_delay_ns
         self._schedule(frame, arrival)
-        if self._hits("duplicate", config.duplicate):
+        if self._hits("duplicate", config.duplicate, now_ns):
             self.counters["duplicated"] += 1
             self._schedule(frame, arrival)
 
