@@ -10,6 +10,8 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 
+from dpuv.models.nvme_admin import fused_or_sgl
+
 OP_FLUSH, OP_WRITE, OP_READ, OP_WRITE_ZEROES = 0x00, 0x01, 0x02, 0x08
 SC_SUCCESS, SC_INVALID_OPCODE, SC_INVALID_FIELD, SC_DATA_TRANSFER_ERROR = 0x00, 0x01, 0x02, 0x04
 SC_INVALID_NAMESPACE, SC_PRP_OFFSET_INVALID, SC_LBA_OUT_OF_RANGE = 0x0B, 0x13, 0x80
@@ -65,6 +67,8 @@ class NvmModel:
         prp1, prp2, slba = struct.unpack_from("<QQQ", entry, 24)
         blocks = (struct.unpack_from("<I", entry, 48)[0] & 0xFFFF) + 1
         opcode = dw0 & 0xFF
+        if fused_or_sgl(entry):  # no fused operations, no SGLs: refused before anything else
+            return SC_INVALID_FIELD
         if nsid != 1:
             return SC_INVALID_NAMESPACE
         if opcode not in (OP_FLUSH, OP_WRITE, OP_READ, OP_WRITE_ZEROES):
