@@ -7,6 +7,7 @@ size), and the #17 contract's rules (docs/reference/nvme.md): Get Log Page's che
 zero fill, Set/Get Features SEL and SV, the Number of Queues sequence error, asynchronous event
 masking, FUSE/PSDT, controller reset."""
 
+import random
 import struct
 
 import pytest
@@ -542,3 +543,29 @@ def test_reset_unmasks_and_drops_a_waiting_event():
 
 def test_event_requests_still_wait():
     assert AdminModel(17).answer(submission(admin.OP_ASYNC_EVENT_REQUEST, 9)) == Answer(0, 0, completes_now=False)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_any_entry_gets_an_answer_with_data_only_on_success(seed):
+    """Random entries (supported opcodes more often, random fields): the model never fails, and
+    moves data only for a successful Identify or Get Log Page, of the length the command names."""
+    rng = random.Random(seed)
+    model = AdminModel(17)
+    opcodes = (admin.OP_GET_LOG_PAGE, admin.OP_IDENTIFY, admin.OP_SET_FEATURES, admin.OP_GET_FEATURES,
+               admin.OP_CREATE_CQ, admin.OP_CREATE_SQ, admin.OP_DELETE_CQ, admin.OP_DELETE_SQ, 0x7F, 0xC1)
+    for cid in range(3000):
+        opcode = rng.choice(opcodes)
+        cdw10 = rng.choice((rng.getrandbits(32), rng.getrandbits(8) | rng.getrandbits(3) << 8, rng.randrange(16)))
+        entry = bytearray(submission(opcode, cid, rng.choice((0, 1, 0xFFFFFFFF, rng.getrandbits(32))), cdw10,
+                                     rng.choice((0, rng.getrandbits(32), rng.getrandbits(17))),
+                                     rng.getrandbits(40) << 2, rng.getrandbits(40) << 12, rng.getrandbits(12) << 2))
+        if rng.random() < 0.05:
+            entry[1] = rng.getrandbits(8)
+        answer = model.answer(bytes(entry))
+        if answer.data:
+            assert answer.succeeded and opcode in (admin.OP_IDENTIFY, admin.OP_GET_LOG_PAGE)
+            expected = 4096 if opcode == admin.OP_IDENTIFY else 4 * admin.LogPageRequest.decode(
+                admin.Command.decode(bytes(entry))).dwords
+            assert len(answer.data) == expected
+        elif answer.succeeded:
+            assert opcode not in (admin.OP_IDENTIFY, admin.OP_GET_LOG_PAGE)

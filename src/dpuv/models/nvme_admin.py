@@ -614,12 +614,12 @@ class AdminModel:
         return Answer(0, SC_SUCCESS, data=data)
 
     def log_page(self, log_page: int) -> bytes:
-        """A supported log page, whole, as it reads now."""
-        if log_page == LOG_PAGE_ERROR_INFORMATION:
-            return self.errors.page()
-        if log_page == LOG_PAGE_SMART_HEALTH:
-            return smart_health_log(self.critical_warning(), self.temperature, self.health, self.errors.count)
-        return firmware_slot_log(self.identity)
+        """A supported log page, whole, as it reads now (KeyError for any other LID)."""
+        builders = {LOG_PAGE_ERROR_INFORMATION: self.errors.page,
+                    LOG_PAGE_SMART_HEALTH: lambda: smart_health_log(self.critical_warning(), self.temperature,
+                                                                    self.health, self.errors.count),
+                    LOG_PAGE_FIRMWARE_SLOT: lambda: firmware_slot_log(self.identity)}
+        return builders[log_page]()
 
     # --- Set Features and Get Features ---------------------------------------------------------
 
@@ -692,8 +692,10 @@ class AdminModel:
         if selection is None:
             return invalid_field()
         # One sensor: TMPSEL Fh (every sensor) sets the composite threshold too
-        threshold = "over_temperature" if selection == THSEL_OVER else "under_temperature"
-        setattr(self.features, threshold, cdw11 & 0xFFFF)
+        if selection == THSEL_OVER:
+            self.features.over_temperature = cdw11 & 0xFFFF
+        else:
+            self.features.under_temperature = cdw11 & 0xFFFF
         self._check_temperature()
         return Answer(0, SC_SUCCESS)
 
@@ -718,8 +720,9 @@ class AdminModel:
         vector, disable = cdw11 & 0xFFFF, bool(cdw11 >> 16 & 1)
         if vector >= self.vectors or (vector == 0 and not disable):
             return invalid_field()  # the admin vector cannot be coalesced
-        disabled = self.features.coalescing_disabled - {vector}
-        self.features.coalescing_disabled = disabled | {vector} if disable and vector else disabled
+        others = self.features.coalescing_disabled - {vector}
+        # Vector 0 is not kept in the set: it reads CD = 1 whatever was set
+        self.features.coalescing_disabled = others | {vector} if disable and vector else others
         return Answer(0, SC_SUCCESS)
 
     def _set_write_atomicity_normal(self, cdw11: int) -> Answer:
