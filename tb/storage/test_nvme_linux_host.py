@@ -734,7 +734,7 @@ async def probed_host(dut, quirks: frozenset = frozenset()) -> tuple[TB, LinuxNv
     return tb, host
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def linux_probe_and_scan_registers_the_namespace(dut):
     """nvme_probe to the end of the first scan: HOST_CPUS I/O queue pairs up and carrying a Read,
     namespace 1 registered with the build's size and block size, and nothing the driver would
@@ -745,7 +745,7 @@ async def linux_probe_and_scan_registers_the_namespace(dut):
     check_no_findings(host, "probe")
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def linux_probe_with_the_no_ns_desc_list_quirk_registers_the_namespace(dut):
     """The same probe as a controller on NVME_QUIRK_NO_NS_DESC_LIST gets it (pci.c's table has
     such devices): no Identify CNS 03h, the identifiers from Identify Namespace alone. Separates
@@ -756,7 +756,7 @@ async def linux_probe_with_the_no_ns_desc_list_quirk_registers_the_namespace(dut
     check_no_findings(host, "probe (NO_NS_DESC_LIST)")
 
 
-@cocotb.test(timeout_time=2, timeout_unit="ms")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def linux_shutdown_deletes_queues_and_reaches_shst_complete(dut):
     """nvme_shutdown (reboot or power-off) after probe: nvme_dev_disable with shutdown, every I/O
     SQ then every CQ deleted, CC.SHN normal and CSTS.SHST complete within the shutdown timeout,
@@ -771,19 +771,20 @@ async def linux_shutdown_deletes_queues_and_reaches_shst_complete(dut):
     assert await host.nvme_disable_ctrl(shutdown=False), report(host.findings)
 
 
-@cocotb.test(timeout_time=4, timeout_unit="ms")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def linux_reset_brings_the_controller_back(dut):
     """nvme_reset_ctrl after probe: the live controller disabled (I/O queues deleted, EN cleared,
     RDY 0), then nvme_reset_work brings it up as at probe, the admin queue reinitialised, Identify
     Controller unchanged, the queue count set and the queues created again, the scan revalidating
     the namespaces probe registered (same identifiers and size) and I/O working. The reset finds
-    exactly what the probe found (the probe tests judge those)."""
+    nothing the probe did not (the probe tests judge what the probe finds)."""
     tb, host = await probed_host(dut)
-    probe_findings, disks = [function for function, _ in host.findings], dict(host.disks)
+    probe_findings, disks = {function for function, _ in host.findings}, dict(host.disks)
     host.findings = []
     await host.nvme_reset_work()
     assert len(host.io_queues) == HOST_CPUS, f"{len(host.io_queues)} I/O queues after the reset\n{report(host.findings)}"
     assert host.disks == disks, f"namespaces {disks} before the reset, {host.disks} after\n{report(host.findings)}"
-    assert [function for function, _ in host.findings] == probe_findings, \
-        f"the reset found other problems than the probe ({probe_findings}):\n{report(host.findings)}"
+    # The reset repeats the probe's steps but those done once (subsystem, effects, hwmon)
+    new = [(function, message) for function, message in host.findings if function not in probe_findings]
+    assert not new, f"the reset found problems the probe did not:\n{report(new)}"
     await read_first_blocks(tb, host, seed=18)
