@@ -149,7 +149,8 @@ class LinuxNvmeHost:
     identify: IdentifyController | None = None
     identified: bool = False
     shutdown_timeout_s: int = SHUTDOWN_TIMEOUT_S
-    max_hw_sectors: int = 0
+    max_hw_sectors: int | None = 0
+    max_zeroes_sectors: int | None = 0
     disks: dict = field(default_factory=dict)
     next_cid: int = 0
     io_memory: tuple | None = None
@@ -734,7 +735,7 @@ async def probed_host(dut, quirks: frozenset = frozenset()) -> tuple[TB, LinuxNv
     return tb, host
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def linux_probe_and_scan_registers_the_namespace(dut):
     """nvme_probe to the end of the first scan: HOST_CPUS I/O queue pairs up and carrying a Read,
     namespace 1 registered with the build's size and block size, and nothing the driver would
@@ -745,7 +746,7 @@ async def linux_probe_and_scan_registers_the_namespace(dut):
     check_no_findings(host, "probe")
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def linux_probe_with_the_no_ns_desc_list_quirk_registers_the_namespace(dut):
     """The same probe as a controller on NVME_QUIRK_NO_NS_DESC_LIST gets it (pci.c's table has
     such devices): no Identify CNS 03h, the identifiers from Identify Namespace alone. Separates
