@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dpuv.models.nvme_admin import Completion
+from dpuv.models.nvme_admin import Completion, submission
 from dpuv.regs import chain
 from dpuv.regs.access import BlockWindow, RegisterAccess
 from dpuv.regs.maps import nvme_counters
 
 CAP, VS, INTMS, INTMC, CC, CSTS, AQA, ASQ, ACQ = 0x00, 0x08, 0x0C, 0x10, 0x14, 0x1C, 0x24, 0x28, 0x30
+# Controller Memory Buffer size and location, Controller Ready Timeouts (0 when not supported)
+CMBLOC, CMBSZ, CRTO = 0x38, 0x3C, 0x68
 DOORBELLS = 0x1000
 # Where dpuv's own register blocks begin in BAR0 (past the NVMe registers and the MSI-X table and
 # PBA); the rest are found from there by their chain
@@ -184,3 +186,38 @@ class QueuePair:
 
 
 AdminQueue = QueuePair
+
+
+class CommandTimeout(AssertionError):
+    """An admin or I/O command got no completion within the polls allowed."""
+
+
+async def execute(queue: QueuePair, entry: bytes, polls: int = 400, poll_cycles: int = 16) -> Completion:
+    """Submit one command and wait for its completion (what a driver's synchronous submit does).
+    Only this command may be completing: a completion with another CID fails, so a test finds a
+    controller that answers the wrong command."""
+    cid = int.from_bytes(entry[2:4], "little")
+    await queue.submit(entry)
+    for _ in range(polls):
+        taken = await queue.reap()
+        if taken:
+            assert [done.cid for done in taken] == [cid], f"queue {queue.qid}: expected CID {cid:#x}, got {taken}"
+            return taken[0]
+        await queue.host.bar.cycles(poll_cycles)
+    raise CommandTimeout(f"queue {queue.qid}: no completion for opcode {entry[0]:#04x} CID {cid:#x}")
+
+
+def identify_command(cid: int, cns: int, prp1: int, nsid: int = 0, csi: int = 0, prp2: int = 0) -> bytes:
+    """Identify: CNS in CDW10 7:0, the command set identifier in CDW11 31:24."""
+    return submission(0x06, cid, nsid=nsid, cdw10=cns, cdw11=csi << 24, prp1=prp1, prp2=prp2)
+
+
+def get_log_page_command(cid: int, lid: int, length: int, prp1: int, nsid: int = 0xFFFFFFFF, offset: int = 0,
+                         retain_event: bool = False, prp2: int = 0) -> bytes:
+    """Get Log Page (02h) of `length` bytes (a whole number of dwords) from byte `offset`: NUMD is
+    0-based and split over CDW10 31:16 (NUMDL) and CDW11 15:0 (NUMDU), the offset over CDW12/13."""
+    numd = length // 4 - 1
+    entry = bytearray(submission(0x02, cid, nsid=nsid, cdw10=lid | int(retain_event) << 15 | (numd & 0xFFFF) << 16,
+                                 cdw11=numd >> 16, prp1=prp1, prp2=prp2))
+    entry[48:56] = (offset & 0xFFFFFFFF).to_bytes(4, "little") + (offset >> 32).to_bytes(4, "little")
+    return bytes(entry)
