@@ -29,7 +29,9 @@ module nvme_controller #(
     // whose default range is 50 us to 50 ms: 16384 cycles are 65.5 us at 250 MHz)
     parameter COMPLETION_TIMEOUT = 16384,
     // Cycles of the Interrupt Coalescing time unit, 100 us (at 250 MHz)
-    parameter INTERRUPT_TIME_UNIT_CYCLES = 25000
+    parameter INTERRUPT_TIME_UNIT_CYCLES = 25000,
+    // The composite temperature the SMART log reports, in kelvin (40 C: the board has no sensor)
+    parameter [15:0] TEMPERATURE_KELVIN = 16'd313
 ) (
     input  wire                      user_clk,
     input  wire                      user_reset,
@@ -208,6 +210,7 @@ axil_decoder #(
 
 wire interrupt_request, interrupt_admin, coalesced_request;
 wire [15:0] interrupt_coalescing_setting;
+wire [VECTORS-1:0] vector_coalescing_disabled;
 wire [4:0]  coalesced_vector;
 
 // Completion interrupts of I/O CQs wait here as the host's Interrupt Coalescing setting says
@@ -218,6 +221,7 @@ nvme_interrupt_coalescing #(
     .clk(clk), .rst(rst || !enabled),
     .setting(interrupt_coalescing_setting),
     .request_valid(interrupt_request), .request_vector(interrupt_vector), .request_admin(interrupt_admin),
+    .vector_not_coalesced(vector_coalescing_disabled),
     .interrupt_valid(coalesced_request), .interrupt_vector(coalesced_vector)
 );
 
@@ -454,7 +458,9 @@ nvme_queue_engine #(
     .QUEUES(QUEUES),
     .DATA_WIDTH(DATA_WIDTH),
     .NAMESPACE_BLOCKS(NAMESPACE_BLOCKS),
-    .LBA_SHIFT(LBA_SHIFT)
+    .LBA_SHIFT(LBA_SHIFT),
+    .VECTORS(VECTORS),
+    .TEMPERATURE_KELVIN(TEMPERATURE_KELVIN)
 ) queue_engine_inst (
     .clk(clk), .rst(rst),
     .enabled(enabled), .stopping(stopping), .busy(engine_busy), .sq_size(admin_sq_size),
@@ -468,6 +474,7 @@ nvme_queue_engine #(
     .read_dwords(engine_read_dwords), .read_done(read_done && !small_read_for_io), .read_data(read_data), .read_error(read_error),
     .write_done(write_done), .interrupt_request(interrupt_request), .interrupt_vector(interrupt_vector),
     .interrupt_admin(interrupt_admin), .interrupt_coalescing_setting(interrupt_coalescing_setting),
+    .vector_coalescing_disabled(vector_coalescing_disabled),
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),

@@ -8,7 +8,8 @@
 // Feature 08h (Set Features CDW11): Aggregation Threshold THR (bits 7:0, a 0's based count of
 // completion entries per interrupt) and Aggregation Time TIME (bits 15:8, the longest a
 // controller may hold an interrupt back for coalescing, in 100 us units; 0 is no delay). The
-// Admin Completion Queue is never coalesced.
+// Admin Completion Queue is never coalesced, nor is a vector whose Coalescing Disable the host
+// set (Feature 09h, Interrupt Vector Configuration).
 // Each completion entry asks for its CQ's vector. An admin entry, or any entry while TIME is 0,
 // goes straight through (and carries the entries of I/O CQs held on the same vector with it).
 // Otherwise the vector counts it; the vector's interrupt goes out when THR + 1 entries are held,
@@ -29,6 +30,7 @@ module nvme_interrupt_coalescing #(
     input  wire                       request_valid,  // a completion entry went out
     input  wire [VECTOR_WIDTH-1:0]    request_vector,
     input  wire                       request_admin,
+    input  wire [VECTORS-1:0]         vector_not_coalesced, // Feature 09h's Coalescing Disable per vector
 
     output wire                       interrupt_valid,
     output wire [VECTOR_WIDTH-1:0]    interrupt_vector
@@ -54,7 +56,7 @@ wire                 unit_tick = unit_cycle == LAST_UNIT_CYCLE;
 reg [7:0] held [0:VECTORS-1];        // entries held per vector
 reg [7:0] units [0:VECTORS-1];       // time units begun since the first of them
 
-wire pass = request_valid && (request_admin || time_limit == 8'd0);
+wire pass = request_valid && (request_admin || vector_not_coalesced[request_vector] || time_limit == 8'd0);
 
 // The lowest vector that is due
 wire [VECTORS-1:0]     due;

@@ -39,7 +39,9 @@ module nvme_queue_engine #(
     // Largest I/O queue, in entries (CAP.MQES + 1: 2 to 65536)
     parameter MAX_QUEUE_ENTRIES = 1024,
     // MSI-X vectors a CQ may name (1 to 32: a completion's interrupt names a 5-bit vector)
-    parameter VECTORS = 32
+    parameter VECTORS = 32,
+    // The composite temperature the SMART log reports, in kelvin
+    parameter [15:0] TEMPERATURE_KELVIN = 16'd313
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -78,6 +80,7 @@ module nvme_queue_engine #(
     output wire [4:0]   interrupt_vector,
     output wire         interrupt_admin,    // the entry is the admin CQ's (never coalesced)
     output wire [15:0]  interrupt_coalescing_setting, // Feature 08h as the host set it
+    output wire [VECTORS-1:0] vector_coalescing_disabled, // Feature 09h: vectors never coalesced
     // Bulk writes of Identify data, the data from nvme_identify_data
     output wire         bulk_valid,
     input  wire         bulk_ready,
@@ -163,9 +166,9 @@ reg  [2:0]    prefetch_count;
 assign read_dwords = {fetch_count, 4'd0};
 
 reg [11:0] sq_head, sq_tail;
-// An asynchronous event waiting for an Asynchronous Event Request to complete
-reg        event_pending;
-reg [7:0]  event_information;
+// An asynchronous event waiting for an Asynchronous Event Request to complete (nvme_async_events)
+wire        event_pending;
+wire [31:0] event_result;
 
 wire [11:0] sq_head_next = sq_head == sq_size ? 12'd0 : sq_head + 12'd1;
 
@@ -179,6 +182,11 @@ wire [63:0] prp1 = entry[255:192];
 wire [63:0] prp2 = entry[319:256];
 wire [31:0] cdw10 = entry[351:320];
 wire [31:0] cdw11 = entry[383:352];
+wire [31:0] cdw12 = entry[415:384];
+wire [31:0] cdw13 = entry[447:416];
+// CDW0 FUSE (9:8) and PSDT (15:14): the controller advertises neither fused operations nor SGLs
+// (Identify FUSES and SGLS are 0), so either set is Invalid Field, for admin and NVM commands
+wire        fused_or_sgl = entry[9:8] != 2'd0 || entry[15:14] != 2'd0;
 assign io_opcode = opcode;
 assign io_nsid = nsid;
 assign io_slba = {cdw11, cdw10};
@@ -187,7 +195,7 @@ assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
 assign busy = state != S_IDLE || posting || prefetch == P_READING;
-assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}};
+assign io_start = state == S_EXECUTE && !entry_unreadable && current_queue != {QUEUE_INDEX_WIDTH{1'b0}} && !fused_or_sgl;
 
 localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_EXECUTE = 3'd2, S_POST = 3'd3,
                  S_ADMIN_DATA = 3'd5, S_IO = 3'd7;
@@ -233,6 +241,12 @@ wire        event_request_waiting;
 wire [15:0] event_request_cid;
 wire        event_request_taken;
 wire        admin_queue_cq_valid, admin_queue_sq_valid, admin_queue_cq_has_sq, admin_sq_cq_valid;
+wire        error_log_read, smart_log_read;
+wire [7:0]  critical_warning, event_config_warnings;
+// What the log pages report (nvme_error_log, nvme_io_statistics, below)
+wire [`NVME_ERROR_LOG_ENTRIES*`NVME_ERROR_ENTRY_BITS-1:0] error_entries;
+wire [31:0] error_count;
+wire [47:0] data_units_read, data_units_written, host_read_commands, host_write_commands;
 
 nvme_admin_command #(
     .QUEUES(QUEUES),
@@ -241,11 +255,13 @@ nvme_admin_command #(
     .LBA_SHIFT(LBA_SHIFT),
     .MDTS(MDTS),
     .MAX_QUEUE_ENTRIES(MAX_QUEUE_ENTRIES),
-    .VECTORS(VECTORS)
+    .VECTORS(VECTORS),
+    .TEMPERATURE_KELVIN(TEMPERATURE_KELVIN)
 ) admin_command_inst (
     .clk(clk), .rst(rst || !enabled),
     .execute(state == S_EXECUTE && !entry_unreadable && current_queue == {QUEUE_INDEX_WIDTH{1'b0}}),
-    .opcode(opcode), .cid(cid), .nsid(nsid), .prp1(prp1), .prp2(prp2), .cdw10(cdw10), .cdw11(cdw11),
+    .opcode(opcode), .fused_or_sgl(fused_or_sgl), .cid(cid), .nsid(nsid), .prp1(prp1), .prp2(prp2), .cdw10(cdw10),
+    .cdw11(cdw11), .cdw12(cdw12), .cdw13(cdw13),
     .result(admin_result), .status_code(admin_status_code), .status_type(admin_status_type),
     .waits_for_event(admin_waits_for_event), .moves_data(admin_moves_data), .data_done(admin_data_done),
     .queue_index(admin_queue_index), .sq_cq_index(admin_sq_cq_index),
@@ -258,7 +274,13 @@ nvme_admin_command #(
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .event_request_waiting(event_request_waiting), .event_request_cid(event_request_cid),
     .event_request_taken(event_request_taken),
-    .interrupt_coalescing_setting(interrupt_coalescing_setting)
+    .error_entries(error_entries), .error_count(error_count),
+    .data_units_read(data_units_read), .data_units_written(data_units_written),
+    .host_read_commands(host_read_commands), .host_write_commands(host_write_commands),
+    .error_log_read(error_log_read), .smart_log_read(smart_log_read),
+    .critical_warning(critical_warning), .event_config_warnings(event_config_warnings),
+    .interrupt_coalescing_setting(interrupt_coalescing_setting),
+    .vector_coalescing_disabled(vector_coalescing_disabled)
 );
 
 // ---- What the engine starts this cycle ----
@@ -376,38 +398,86 @@ nvme_cq_post cq_post_inst (
     .completion_drained(completion_drained)
 );
 
-// Doorbells: a bad one (no such queue, a value past its size) becomes an event; a good one of an
-// I/O queue moves nvme_queue_table's tail or head, one of the admin queue moves sq_tail here or
-// nvme_cq_post's CQ head
+// Doorbells: a bad one (no such queue, a value past its size) becomes an event and an error log
+// entry; a good one of an I/O queue moves nvme_queue_table's tail or head, one of the admin queue
+// moves sq_tail here or nvme_cq_post's CQ head
+wire doorbell_register_error = (doorbell_valid && doorbell_queue != 7'd0 && !doorbell_io_exists)
+                            || (invalid_doorbell && enabled);
+wire doorbell_value_error = doorbell_valid && (doorbell_queue != 7'd0
+                          ? doorbell_io_exists && !doorbell_io_value_fits
+                          : doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size});
+
 always @(posedge clk) begin
-    // The event is handed over exactly when a waiting request takes it (its completion is then
-    // posted); an event that arrives in that cycle stays pending for the next request
-    if (event_request_taken) begin
-        event_pending <= 1'b0;
-    end
-    if (doorbell_valid) begin
-        if (doorbell_queue != 7'd0) begin
-            if (!doorbell_io_exists) begin
-                event_pending <= 1'b1;
-                event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
-            end else if (!doorbell_io_value_fits) begin
-                event_pending <= 1'b1;
-                event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
-            end
-        end else if (doorbell_value > {4'd0, doorbell_is_cq_head ? cq_size : sq_size}) begin
-            event_pending <= 1'b1;
-            event_information <= `NVME_EVENT_INVALID_DOORBELL_VALUE;
-        end else if (!doorbell_is_cq_head) begin
-            sq_tail <= doorbell_value[11:0];  // (the CQ head is nvme_cq_post's: admin_cq_head_valid)
-        end
-    end
-    if (invalid_doorbell && enabled) begin
-        event_pending <= 1'b1;
-        event_information <= `NVME_EVENT_INVALID_DOORBELL_REGISTER;
+    if (doorbell_valid && doorbell_queue == 7'd0 && !doorbell_is_cq_head && !doorbell_value_error) begin
+        sq_tail <= doorbell_value[11:0];  // (the CQ head is nvme_cq_post's: admin_cq_head_valid)
     end
     if (rst || !enabled) begin
         sq_tail <= 12'd0;
-        event_pending <= 1'b0;
+    end
+end
+
+// The event is handed over exactly when a waiting request takes it (its completion is then
+// posted); its type is masked from then until the host reads the type's log page
+nvme_async_events async_events_inst (
+    .clk(clk), .rst(rst || !enabled),
+    .doorbell_register_error(doorbell_register_error), .doorbell_value_error(doorbell_value_error),
+    .critical_warning(critical_warning), .event_config_warnings(event_config_warnings),
+    .error_log_read(error_log_read), .smart_log_read(smart_log_read),
+    .pending(event_pending), .result(event_result), .taken(event_request_taken)
+);
+
+// ---- What the log pages report ----
+
+// Every completion handed over with an error status, and every bad doorbell (DW3 of the entry:
+// the status field in 31:17, the CID in 15:0; DW2: the SQ ID in 31:16)
+wire [14:0] posted_status_field = write_data[127:113];
+// The error log and the SMART counters are the controller's life since power-on: a controller
+// reset (CC.EN cleared) keeps them
+nvme_error_log #(
+    .ENTRIES(`NVME_ERROR_LOG_ENTRIES)
+) error_log_inst (
+    .clk(clk), .rst(rst),
+    .command_error(event_completion && posted_status_field[10:0] != 11'd0),
+    .command_sqid(write_data[95:80]), .command_cid(write_data[111:96]), .command_status(posted_status_field),
+    .doorbell_error(doorbell_register_error || doorbell_value_error),
+    .error_count(error_count), .entries(error_entries)
+);
+
+// Reads and Writes as they complete: a command's status with io_done, or a released Write's with
+// io_drain_done (its block count kept from its release). When both end in one cycle the drained
+// Write is counted the next: io_done never comes two cycles running, and a released Write
+// drains long after the one before it.
+reg        drained_write_waiting;
+reg [16:0] drained_write_blocks, released_write_blocks;
+reg        drained_write_ok;
+wire       count_drained_write = drained_write_waiting && !io_done;
+nvme_io_statistics #(
+    .LBA_SHIFT(LBA_SHIFT)
+) io_statistics_inst (
+    .clk(clk), .rst(rst),
+    .io_done(io_done || count_drained_write),
+    .io_read(io_done && opcode == `NVME_NVM_READ),
+    .io_write(io_done ? opcode == `NVME_NVM_WRITE : 1'b1),
+    .io_success(io_done ? io_status_code == `NVME_SC_SUCCESS : drained_write_ok),
+    .io_blocks(io_done ? {1'b0, io_nlb} + 17'd1 : drained_write_blocks),
+    .data_units_read(data_units_read), .data_units_written(data_units_written),
+    .host_read_commands(host_read_commands), .host_write_commands(host_write_commands)
+);
+
+always @(posedge clk) begin
+    if (count_drained_write) begin
+        drained_write_waiting <= 1'b0;
+    end
+    if (io_released) begin
+        released_write_blocks <= {1'b0, io_nlb} + 17'd1;
+    end
+    if (io_drain_done) begin
+        drained_write_waiting <= 1'b1;
+        drained_write_blocks <= released_write_blocks;
+        drained_write_ok <= io_drain_status == `NVME_SC_SUCCESS;
+    end
+    if (rst || !enabled) begin
+        drained_write_waiting <= 1'b0;
     end
 end
 
@@ -442,7 +512,7 @@ always @(posedge clk) begin
             end else if (idle_free) begin
                 if (event_request_taken) begin
                     completion_cid <= event_request_cid;
-                    result <= {8'd0, `NVME_LOG_ERROR_INFORMATION, event_information, 5'd0, `NVME_EVENT_TYPE_ERROR};
+                    result <= event_result;
                     status_code <= `NVME_SC_SUCCESS;
                     status_type <= `NVME_SCT_GENERIC;
                     // An admin completion, whichever queue ran last
@@ -502,8 +572,13 @@ always @(posedge clk) begin
                 completion_cid <= 16'd0;
                 status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
             end else if (current_queue != {QUEUE_INDEX_WIDTH{1'b0}}) begin
-                // An NVM command: nvme_io_command takes it this cycle (io_start)
-                state <= S_IO;
+                if (fused_or_sgl) begin
+                    // Neither fused commands nor SGLs are supported: nothing is executed
+                    status_code <= `NVME_SC_INVALID_FIELD;
+                end else begin
+                    // An NVM command: nvme_io_command takes it this cycle (io_start)
+                    state <= S_IO;
+                end
             end else begin
                 result <= admin_result;
                 status_code <= admin_status_code;

@@ -7,7 +7,9 @@ nvme_registers.v
 nvme_write_slots.v
 nvme_io_command.v
 nvme_identify_data.v
+nvme_log_page_data.v
 nvme_admin_command.v
+nvme_async_events.v
 nvme_cq_post.v
 nvme_interrupt_coalescing.v
 nvme_queue_table.v

@@ -99,7 +99,8 @@ async def a_full_completion_queue_holds_completions_until_the_head_moves(dut):
 async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     """A tail past the queue's size, a head past the CQ's, and a doorbell of a queue that does not
     exist: ignored (the queue goes on), each reported through the oldest outstanding Asynchronous
-    Event Request; a fifth outstanding request is refused."""
+    Event Request once the host has read the error log after the last one (RAE cleared: until
+    then error events are masked); a fifth outstanding request is refused."""
     tb = TB(dut)
     await tb.bring_up()
     queue = await tb.admin_queue(8)
@@ -111,6 +112,7 @@ async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     [event] = await tb.reap(queue, 1)
     assert (event.cid, event.status_code) == (0x77, 0)
     assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_VALUE), hex(event.result)
+    await read_error_log(tb, queue, 0x7A)
     await tb.bar.write_dword(tb.host.doorbell(5, False), 1)  # I/O queue 5 does not exist
     [event] = await tb.reap(queue, 1)
     assert event.cid == 0x78
@@ -121,6 +123,7 @@ async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     [refused] = await tb.reap(queue, 1)
     assert (refused.cid, refused.status_type, refused.status_code, refused.do_not_retry) == (0x94, 1, 0x05, True)
     for cid in range(0x90, 0x94):
+        await read_error_log(tb, queue, cid - 0x10)
         await tb.bar.write_dword(tb.host.doorbell(0, True), 15)  # past the CQ's size
         [event] = await tb.reap(queue, 1)
         assert event.cid == cid and event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_VALUE)
@@ -128,6 +131,14 @@ async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     await queue.submit(submission(nvme_admin.OP_ABORT, 0x79))
     [done] = await tb.reap(queue, 1)
     assert (done.cid, done.result, done.status_code) == (0x79, 1, 0)
+
+
+async def read_error_log(tb: TB, queue, cid: int) -> None:
+    """The host reads the error log with RAE cleared, as it does after an error event."""
+    await queue.submit(nvme_admin.get_log_page(cid, nvme_admin.LOG_PAGE_ERROR_INFORMATION, 64,
+                                               prp1=tb.memory_base + 0x6000))
+    [done] = await tb.reap(queue, 1)
+    assert (done.cid, done.status_code) == (cid, 0), done
 
 
 def identify(cid: int, cns: int, prp1: int, prp2: int = 0, nsid: int = 0) -> bytes:

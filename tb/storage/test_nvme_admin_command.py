@@ -12,12 +12,16 @@ answers the queue the command names), before the rising edge that applies it.
 The model does not count outstanding Asynchronous Event Requests (it answers every one "completes
 later"); the bench keeps that count and expects the fifth to be refused with Asynchronous Event
 Request Limit Exceeded (SCT 1, SC 05h), as the specification's AERL says and the controller bench
-checks end to end."""
+checks end to end.
+
+The bench also plays the error log and the I/O statistics (nvme_error_log, nvme_io_statistics):
+it tells the model of random errors and Reads and Writes between commands and drives the state
+those modules would hold, so that the log pages read back are the model's byte for byte."""
 
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cocotb
 from cocotb.triggers import FallingEdge, Timer
@@ -31,14 +35,19 @@ PAGE = 4096
 # what answers them (the table stand-in, bulk_done) is read this much after that
 SETTLE_PS = 500
 EVENT_REQUEST_LIMIT = 4  # Identify AERL (3) + 1
+ERROR_ENTRY_BITS = 80    # one error log entry as nvme_error_log holds it
 SC_EVENT_REQUEST_LIMIT_EXCEEDED = 0x05
 ADMIN_OPCODES = (nvme_admin.OP_DELETE_SQ, nvme_admin.OP_CREATE_SQ, nvme_admin.OP_DELETE_CQ, nvme_admin.OP_CREATE_CQ,
                  nvme_admin.OP_IDENTIFY, nvme_admin.OP_ABORT, nvme_admin.OP_SET_FEATURES,
-                 nvme_admin.OP_GET_FEATURES, nvme_admin.OP_ASYNC_EVENT_REQUEST)
+                 nvme_admin.OP_GET_FEATURES, nvme_admin.OP_ASYNC_EVENT_REQUEST, nvme_admin.OP_GET_LOG_PAGE)
 QUEUE_OPCODES = ADMIN_OPCODES[:4]
-# Opcodes the controller does not carry: Get Log Page, Namespace Management, Format NVM, a vendor
-# specific one, and the largest
-UNSUPPORTED_OPCODES = (0x02, 0x0D, 0x80, 0xC1, 0xFF)
+# Opcodes the controller does not carry: Namespace Management, Format NVM, Keep Alive (KAS is 0),
+# a vendor specific one, and the largest
+UNSUPPORTED_OPCODES = (0x0D, 0x80, 0x18, 0xC1, 0xFF)
+# Every feature identifier the controller carries, Volatile Write Cache (VWC is 0) and a reserved one
+FEATURES = (0x01, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x55)
+LOG_PAGES = (nvme_admin.LOG_PAGE_ERROR_INFORMATION, nvme_admin.LOG_PAGE_SMART_HEALTH,
+             nvme_admin.LOG_PAGE_FIRMWARE_SLOT, 0x00, 0x04, 0x80)
 
 
 @dataclass(frozen=True)
@@ -51,16 +60,26 @@ class Entry:
     cdw11: int = 0
     prp1: int = 0
     prp2: int = 0
+    cdw12: int = 0
+    cdw13: int = 0
+    fuse: int = 0
+    psdt: int = 0
 
     def encoded(self) -> bytes:
-        return submission(self.opcode, self.cid, self.nsid, self.cdw10, self.cdw11, self.prp1, self.prp2)
+        return submission(self.opcode, self.cid, self.nsid, self.cdw10, self.cdw11, self.prp1, self.prp2,
+                          self.cdw12, self.cdw13, self.fuse, self.psdt)
 
     @classmethod
     def decoded(cls, entry: bytes) -> "Entry":
         dw0, nsid = struct.unpack_from("<II", entry)
         prp1, prp2 = struct.unpack_from("<QQ", entry, 24)
-        cdw10, cdw11 = struct.unpack_from("<II", entry, 40)
-        return cls(dw0 & 0xFF, dw0 >> 16, nsid, cdw10, cdw11, prp1, prp2)
+        cdw10, cdw11, cdw12, cdw13 = struct.unpack_from("<IIII", entry, 40)
+        return cls(dw0 & 0xFF, dw0 >> 16, nsid, cdw10, cdw11, prp1, prp2, cdw12, cdw13, dw0 >> 8 & 3, dw0 >> 14 & 3)
+
+    @classmethod
+    def log_page(cls, cid: int, log_page: int, dwords: int, offset: int = 0, prp1: int = 0, prp2: int = 0,
+                 nsid: int = 0, retain_event: bool = False) -> "Entry":
+        return cls.decoded(nvme_admin.get_log_page(cid, log_page, dwords, offset, prp1, prp2, nsid, retain_event))
 
 
 class Requester:
@@ -162,6 +181,7 @@ class TB:
         self.event_requests: list[int] = []  # CIDs, oldest first
         self.requester = Requester(dut, self.rng, backpressure)
         self.drive(Entry(0, 0), execute=False)
+        self.drive_log_state()
         dut.event_request_taken.value = 0
         for name in ("queue_cq_valid", "queue_sq_valid", "queue_cq_has_sq", "sq_cq_valid"):
             getattr(dut, name).value = 0
@@ -177,8 +197,41 @@ class TB:
         dut = self.dut
         dut.execute.value = int(execute)
         dut.opcode.value, dut.cid.value, dut.nsid.value = entry.opcode, entry.cid, entry.nsid
+        dut.fused_or_sgl.value = int(entry.fuse != 0 or entry.psdt != 0)
         dut.cdw10.value, dut.cdw11.value = entry.cdw10, entry.cdw11
+        dut.cdw12.value, dut.cdw13.value = entry.cdw12, entry.cdw13
         dut.prp1.value, dut.prp2.value = entry.prp1, entry.prp2
+
+    def drive_log_state(self):
+        """What nvme_error_log and nvme_io_statistics would hold after what the model was told:
+        each error entry as {status field, CID, SQID, count}, newest first, and the counters."""
+        dut, model = self.dut, self.model
+        entries = 0
+        for index, entry in enumerate(model.errors.entries):
+            # as the RTL packs it: count in 31:0, SQID 47:32, CID 63:48, status field 79:64
+            packed = entry.count | entry.sqid << 32 | entry.cid << 48 | (entry.status << 1) << 64
+            entries |= packed << (ERROR_ENTRY_BITS * index)
+        dut.error_entries.value = entries
+        dut.error_count.value = model.errors.count
+        health = model.health
+        dut.data_units_read.value = -(-health.read_units // 1000)
+        dut.data_units_written.value = -(-health.written_units // 1000)
+        dut.host_read_commands.value = health.read_commands
+        dut.host_write_commands.value = health.write_commands
+
+    def tell_of_traffic(self):
+        """Between commands: now and then an error completion or a doorbell error, and Reads and
+        Writes of random sizes (some large enough to carry the data units over a thousand)."""
+        rng, model = self.rng, self.model
+        if rng.random() < 0.3:
+            if rng.random() < 0.3:
+                model.errors.record(nvme_admin.DOORBELL_ERROR_ID, nvme_admin.DOORBELL_ERROR_ID, 0)
+            else:
+                model.record_error(rng.randrange(self.queues), rng.getrandbits(16),
+                                   nvme_admin.status_field(rng.randrange(2), rng.getrandbits(8) | 1))
+        if rng.random() < 0.5:
+            model.record_io(rng.random() < 0.5, rng.choice((1, 8, rng.randrange(1, 65537))))
+        self.drive_log_state()
 
     def drive_table(self):
         """What the queue table says of the queues the command names (combinational, as the table)."""
@@ -227,6 +280,11 @@ class TB:
         wanted = (expected.result, expected.status_code, expected.status_type, expected.completes_now,
                   bool(expected.data) and succeeded)
         assert got == wanted, (f"{entry}: (DW0, SC, SCT, completes now, moves data) {got}, the model says {wanted}")
+        clears = entry.opcode == nvme_admin.OP_GET_LOG_PAGE and succeeded and not entry.cdw10 >> 15 & 1
+        log_reads = (int(dut.error_log_read.value), int(dut.smart_log_read.value))
+        assert log_reads == (int(clears and entry.cdw10 & 0xFF == nvme_admin.LOG_PAGE_ERROR_INFORMATION),
+                             int(clears and entry.cdw10 & 0xFF == nvme_admin.LOG_PAGE_SMART_HEALTH)), \
+            f"{entry}: (error, SMART) log read with RAE cleared {log_reads}"
         self.check_queue_outputs(entry, succeeded)
         if not expected.completes_now:
             self.event_requests.append(entry.cid)
@@ -236,10 +294,20 @@ class TB:
         done_before = self.requester.data_done_pulses
         await FallingEdge(dut.clk)
         dut.execute.value = 0
-        assert int(dut.interrupt_coalescing_setting.value) == self.model.interrupt_coalescing, "Feature 08h"
+        self.check_features()
         if wanted[4]:
-            await self.check_identify(entry, expected.data, transfers_before, done_before)
+            await self.check_data(entry, expected.data, transfers_before, done_before)
         return expected
+
+    def check_features(self):
+        """The features other blocks act on, as the model says they stand after the command."""
+        dut, model = self.dut, self.model
+        assert int(dut.interrupt_coalescing_setting.value) == model.interrupt_coalescing, "Feature 08h"
+        disabled = int(dut.vector_coalescing_disabled.value)
+        expected = sum(1 << vector for vector in range(self.vectors) if model.coalescing_disabled(vector))
+        assert disabled == expected, f"Feature 09h CD per vector {disabled:#x}, the model says {expected:#x}"
+        assert int(dut.event_config_warnings.value) == model.features.async_event_configuration, "Feature 0Bh"
+        assert int(dut.critical_warning.value) == model.critical_warning(), "SMART critical warning"
 
     def check_queue_outputs(self, entry: Entry, succeeded: bool):
         dut = self.dut
@@ -267,12 +335,12 @@ class TB:
         assert self.completion_queues == self.model.completion_queues, "the stand-in table and the model's CQs"
         assert self.submission_queues == self.model.submission_queues, "the stand-in table and the model's SQs"
 
-    async def check_identify(self, entry: Entry, data: bytes, transfers_before: int, done_before: int):
-        """The 4 KiB structure: the part from PRP1's offset to its page's end at PRP1, the rest at
-        PRP2, in one bulk write per part and one data_done after the last."""
+    async def check_data(self, entry: Entry, data: bytes, transfers_before: int, done_before: int):
+        """An Identify structure or a log page: the part from PRP1's offset to its page's end at
+        PRP1, the rest at PRP2, in one bulk write per part and one data_done after the last."""
         offset = entry.prp1 % PAGE
-        first = PAGE - offset
-        parts = [(entry.prp1, first // 4)] + ([(entry.prp2, offset // 4)] if offset else [])
+        first = min(len(data), PAGE - offset)
+        parts = [(entry.prp1, first // 4)] + ([(entry.prp2, (len(data) - first) // 4)] if first < len(data) else [])
         for _ in range(20000):
             if self.requester.data_done_pulses > done_before:
                 break
@@ -283,10 +351,11 @@ class TB:
         assert self.requester.data_done_pulses == done_before + 1, f"{entry}: data_done pulses"
         assert self.requester.transfers[transfers_before:] == parts, \
             f"{entry}: bulk writes {self.requester.transfers[transfers_before:]}, expected {parts}"
-        written = self.requester.read(entry.prp1, first) + (self.requester.read(entry.prp2, offset) if offset else b"")
+        written = self.requester.read(entry.prp1, first) + \
+            (self.requester.read(entry.prp2, len(data) - first) if first < len(data) else b"")
         if written != data:
-            where = next(index for index in range(PAGE) if written[index] != data[index])
-            raise AssertionError(f"{entry}: Identify byte {where}: {written[where]:#04x}, expected {data[where]:#04x}")
+            where = next(index for index in range(len(data)) if written[index] != data[index])
+            raise AssertionError(f"{entry}: data byte {where}: {written[where]:#04x}, expected {data[where]:#04x}")
         assert int(self.dut.bulk_valid.value) == 0, f"{entry}: a bulk write after the data"
 
 
@@ -325,12 +394,54 @@ def random_entry(tb: TB, cid: int) -> Entry:
         prp2 = rng.randrange(1 << 40) << 12 | rng.choice((0, 0, 0, 0x10, 3))
         return Entry(opcode, cid, nsid, cdw10=cns | rng.choice((0, rng.getrandbits(16))) << 16, prp1=prp1, prp2=prp2)
     if opcode in (nvme_admin.OP_SET_FEATURES, nvme_admin.OP_GET_FEATURES):
-        feature = rng.choice((nvme_admin.FEATURE_NUMBER_OF_QUEUES, nvme_admin.FEATURE_INTERRUPT_COALESCING,
-                              0x01, 0x02, 0x04, 0x0B, 0xFF))
-        cdw11 = rng.choice((rng.getrandbits(32), 0xFFFF, 0xFFFF0000, 0xFFFFFFFF, 0x00030003, rng.getrandbits(16)))
-        return Entry(opcode, cid, rng.getrandbits(32), cdw10=feature | rng.choice((0, 0x80000000)), cdw11=cdw11)
+        return random_features_entry(tb, opcode, cid)
+    if opcode == nvme_admin.OP_GET_LOG_PAGE:
+        return random_log_page_entry(tb, cid)
     return Entry(opcode, cid, rng.getrandbits(32), cdw10=rng.getrandbits(32), cdw11=rng.getrandbits(32),
                  prp1=rng.getrandbits(64), prp2=rng.getrandbits(64))
+
+
+def random_features_entry(tb: TB, opcode: int, cid: int) -> Entry:
+    """Set or Get Features of any feature, SEL and SV mostly 0, CDW11 at the fields' edges: vectors
+    0, the last and past it; temperatures around the composite one (313 K) so the warning comes and
+    goes; TMPSEL and THSEL valid and not."""
+    rng = tb.rng
+    feature = rng.choice(FEATURES)
+    select = rng.choice((0, 0, 0, 1, 2, 3, rng.randrange(8)))
+    save = rng.random() < 0.1
+    cdw11 = rng.choice((rng.getrandbits(32), 0xFFFF, 0xFFFF0000, 0xFFFFFFFF, 0x00030003, rng.getrandbits(16), 0))
+    if feature == nvme_admin.FEATURE_TEMPERATURE_THRESHOLD:
+        cdw11 = rng.choice((250, 312, 313, 314, 343, 400, 0, 0xFFFF)) | rng.choice((0, 0, 0xF, 1, 8)) << 16 \
+            | rng.choice((0, 0, 1, 1, 2, 3)) << 20
+    elif feature == nvme_admin.FEATURE_INTERRUPT_VECTOR_CONFIGURATION:
+        cdw11 = rng.choice((0, 1, tb.vectors - 1, tb.vectors, 0xFFFF, rng.randrange(tb.vectors))) | rng.getrandbits(1) << 16
+    elif feature == nvme_admin.FEATURE_ASYNC_EVENT_CONFIGURATION:
+        cdw11 = rng.choice((0x2, 0x0, 0xFF, rng.getrandbits(32)))
+    cdw10 = feature | (select << 8 if opcode == nvme_admin.OP_GET_FEATURES else 0) | int(save) << 31
+    return Entry(opcode, cid, rng.getrandbits(32), cdw10=cdw10, cdw11=cdw11)
+
+
+def random_log_page_entry(tb: TB, cid: int) -> Entry:
+    """Get Log Page of a kept page or not, lengths from a dword to past the page and past 4 KiB,
+    offsets inside, at the end and unaligned, PRP1 anywhere dword aligned (or not) so the data
+    reaches PRP2, RAE either way, and for SMART NSIDs 0, all, and 1."""
+    rng = tb.rng
+    log_page = rng.choice(LOG_PAGES)
+    size = nvme_admin.LOG_PAGE_BYTES.get(log_page, 512)
+    dwords = rng.choice((1, 2, 16, size // 4, size // 4 + 1, 1024, 1025, rng.randrange(1, 1024), 0x10000,
+                         rng.randrange(1, size // 4 + 1)))
+    offset = rng.choice((0, 0, 0, 4, size - 4, size, 2, rng.randrange(size // 4) * 4, 1 << 32))
+    prp1 = rng.randrange(1 << 40) << 12 | rng.choice((0, 0, 0xF00, 0xFFC, 2, rng.randrange(1024) * 4))
+    prp2 = rng.randrange(1 << 40) << 12 | rng.choice((0, 0, 0, 0x10))
+    nsid = rng.choice((0, 0xFFFFFFFF, 1, rng.getrandbits(32)))
+    return Entry.log_page(cid, log_page, dwords, offset, prp1, prp2, nsid, retain_event=rng.random() < 0.3)
+
+
+def with_random_flags(tb: TB, entry: Entry) -> Entry:
+    """Now and then FUSE or PSDT set: Invalid Field before anything else, nothing done."""
+    if tb.rng.random() < 0.9:
+        return entry
+    return replace(entry, fuse=tb.rng.randrange(4), psdt=tb.rng.choice((0, 1, 2, 3)))
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")
@@ -350,18 +461,40 @@ async def admin_commands_answer_as_the_model_predicts(dut):
         Entry(nvme_admin.OP_GET_FEATURES, 0x206, cdw10=nvme_admin.FEATURE_INTERRUPT_COALESCING),
         Entry(nvme_admin.OP_SET_FEATURES, 0x207, cdw10=nvme_admin.FEATURE_INTERRUPT_COALESCING, cdw11=0xABCD0A05),
         Entry(nvme_admin.OP_GET_FEATURES, 0x208, cdw10=nvme_admin.FEATURE_INTERRUPT_COALESCING),
-        Entry(nvme_admin.OP_SET_FEATURES, 0x209, cdw10=0x02, cdw11=1),  # Power Management: not carried
-        Entry(nvme_admin.OP_IDENTIFY, 0x20A, cdw10=3, prp1=0x10000),     # CNS 03h: not carried
+        Entry(nvme_admin.OP_SET_FEATURES, 0x209, cdw10=0x02, cdw11=1),  # Power Management: power state 1
+        Entry(nvme_admin.OP_IDENTIFY, 0x20A, cdw10=3, prp1=0x10000, nsid=1),  # CNS 03h: the descriptors
         Entry(nvme_admin.OP_IDENTIFY, 0x20B, nsid=2, cdw10=0, prp1=0x10000),
         Entry(nvme_admin.OP_IDENTIFY, 0x20C, cdw10=1, prp1=0x10002),      # not dword aligned
         Entry(nvme_admin.OP_IDENTIFY, 0x20D, cdw10=1, prp1=0x10800, prp2=0x20010),  # PRP2 not page aligned
         Entry(nvme_admin.OP_IDENTIFY, 0x20E, cdw10=1, prp1=0x10000, prp2=0x20010),  # PRP2 unused: fine
+        Entry(nvme_admin.OP_IDENTIFY, 0x20F, cdw10=3, prp1=0x10000, nsid=0xFFFFFFFF),
+        Entry(nvme_admin.OP_IDENTIFY, 0x210, cdw10=2, prp1=0x10000, nsid=0xFFFFFFFE),
+        Entry(nvme_admin.OP_IDENTIFY, 0x211, cdw10=1, prp1=0x10000, fuse=1),
+        Entry(nvme_admin.OP_ABORT, 0x212, psdt=1),
+        Entry(nvme_admin.OP_SET_FEATURES, 0x213, cdw10=nvme_admin.FEATURE_ARBITRATION | 1 << 31, cdw11=3),  # SV
+        Entry(nvme_admin.OP_GET_FEATURES, 0x214, cdw10=nvme_admin.FEATURE_ARBITRATION | 4 << 8),    # SEL reserved
+        Entry(nvme_admin.OP_GET_FEATURES, 0x215, cdw10=0x06),                                          # VWC is 0
+        # the over-temperature threshold under the composite temperature: the warning comes on
+        Entry(nvme_admin.OP_SET_FEATURES, 0x216, cdw10=nvme_admin.FEATURE_ASYNC_EVENT_CONFIGURATION, cdw11=0x2),
+        Entry(nvme_admin.OP_SET_FEATURES, 0x217, cdw10=nvme_admin.FEATURE_TEMPERATURE_THRESHOLD, cdw11=300),
+        Entry(nvme_admin.OP_GET_FEATURES, 0x218, cdw10=nvme_admin.FEATURE_TEMPERATURE_THRESHOLD | 1 << 8),
+        Entry.log_page(0x219, nvme_admin.LOG_PAGE_SMART_HEALTH, 128, prp1=0x30000),
+        Entry(nvme_admin.OP_SET_FEATURES, 0x21A, cdw10=nvme_admin.FEATURE_TEMPERATURE_THRESHOLD, cdw11=343),
+        Entry(nvme_admin.OP_SET_FEATURES, 0x21B, cdw10=nvme_admin.FEATURE_INTERRUPT_VECTOR_CONFIGURATION,
+              cdw11=1 << 16 | 3),
+        Entry(nvme_admin.OP_GET_FEATURES, 0x21C, cdw10=nvme_admin.FEATURE_INTERRUPT_VECTOR_CONFIGURATION, cdw11=3),
+        Entry(nvme_admin.OP_SET_FEATURES, 0x21D, cdw10=nvme_admin.FEATURE_INTERRUPT_VECTOR_CONFIGURATION, cdw11=0),
+        Entry.log_page(0x21E, nvme_admin.LOG_PAGE_FIRMWARE_SLOT, 128, prp1=0x30F00, prp2=0x50000),  # across PRP2
+        Entry.log_page(0x21F, nvme_admin.LOG_PAGE_SMART_HEALTH, 128, prp1=0x30000, nsid=1),        # not per namespace
+        Entry.log_page(0x220, 0x04, 128, prp1=0x30000),                                             # not kept
     ]
     for entry in directed:
+        tb.tell_of_traffic()
         await tb.execute(entry)
         await tb.idle(tb.rng.randrange(3))
     for cid in range(600):
-        await tb.execute(random_entry(tb, cid))
+        tb.tell_of_traffic()
+        await tb.execute(with_random_flags(tb, random_entry(tb, cid)))
         await tb.idle(tb.rng.randrange(3))
 
 
@@ -388,6 +521,8 @@ async def queue_commands_make_every_check_as_the_model_predicts(dut):
         create(cq, 1, 16, base=0x100800),
         create(cq, 1, 16, other=tb.vectors, interrupts=False),  # no interrupts: the vector is not checked
         create(cq, 1, 16),                                       # exists now
+        # Number of Queues once an I/O queue exists: Command Sequence Error
+        Entry(nvme_admin.OP_SET_FEATURES, 0x3FF, cdw10=nvme_admin.FEATURE_NUMBER_OF_QUEUES, cdw11=0x00010001),
         create(cq, last, mqes + 1, other=tb.vectors - 1),
         create(sq, 0, 16, other=1), create(sq, tb.queues, 16, other=1),
         create(sq, 2, 16, other=0), create(sq, 2, 16, other=2), create(sq, 2, 16, other=tb.queues),
@@ -413,7 +548,8 @@ async def queue_commands_make_every_check_as_the_model_predicts(dut):
     for cid in range(1500):
         answer = await tb.execute(random_queue_entry(tb, cid))
         statuses.add((answer.status_type, answer.status_code))
-    every_check = {(0, nvme_admin.SC_SUCCESS), (0, nvme_admin.SC_INVALID_FIELD), (0, nvme_admin.SC_PRP_OFFSET_INVALID)}
+    every_check = {(0, nvme_admin.SC_SUCCESS), (0, nvme_admin.SC_INVALID_FIELD), (0, nvme_admin.SC_PRP_OFFSET_INVALID),
+                   (0, nvme_admin.SC_COMMAND_SEQUENCE_ERROR)}
     every_check |= {(nvme_admin.SCT_COMMAND_SPECIFIC, code) for code in (
         nvme_admin.SC_CQ_INVALID, nvme_admin.SC_INVALID_QID, nvme_admin.SC_INVALID_QUEUE_SIZE,
         nvme_admin.SC_INVALID_VECTOR, nvme_admin.SC_INVALID_QUEUE_DELETION)}
@@ -422,10 +558,11 @@ async def queue_commands_make_every_check_as_the_model_predicts(dut):
 
 @cocotb.test(timeout_time=500, timeout_unit="us")
 async def identify_structures_reach_the_prps_whole_under_backpressure(dut):
-    """Identify Controller, Namespace and the active namespace list (from NSID 0 and from 1), with
-    PRP1 at a page start, a dword inside its page and the page's last dword (the rest at PRP2),
-    under no backpressure and heavy: every byte where the PRPs point."""
+    """Identify Controller, Namespace, its identification descriptors and the active namespace list
+    (from NSID 0 and from 1), with PRP1 at a page start, a dword inside its page and the page's
+    last dword (the rest at PRP2), under no backpressure and heavy: every byte where the PRPs point."""
     structures = ((nvme_admin.CNS_CONTROLLER, 0), (nvme_admin.CNS_NAMESPACE, 1),
+                  (nvme_admin.CNS_NAMESPACE_DESCRIPTORS, 1),
                   (nvme_admin.CNS_ACTIVE_NAMESPACES, 0), (nvme_admin.CNS_ACTIVE_NAMESPACES, 1))
     tb = TB(dut, "identify")
     await tb.reset()
@@ -436,6 +573,36 @@ async def identify_structures_reach_the_prps_whole_under_backpressure(dut):
                 page = (cid * 16 + offset // 4 % 16 + 1) * 2 * PAGE
                 await tb.execute(Entry(nvme_admin.OP_IDENTIFY, cid, nsid, cdw10=cns, prp1=page + offset,
                                        prp2=page + PAGE * 0x10000))
+
+
+@cocotb.test(timeout_time=500, timeout_unit="us")
+async def log_pages_reach_the_prps_from_their_offset_under_backpressure(dut):
+    """The error log (fewer errors than entries, then more, so old ones fall out), SMART with data
+    units either side of a thousand and the firmware slot page: whole, from an offset, past the
+    page's end (zeros), one dword, and across PRP1's page end into PRP2, under no backpressure and
+    heavy: every byte the model's."""
+    tb = TB(dut, "log-pages")
+    await tb.reset()
+    model = tb.model
+    cid = 0
+    for backpressure in (None, 0.7):
+        tb.requester.pauses = pauses(tb.rng, backpressure)
+        for errors in (2, 7):
+            for index in range(errors):
+                model.record_error(index % tb.queues, 0x1000 + index, nvme_admin.status_field(index % 2, 0x80 + index))
+            model.record_io(True, 1000)     # 1000 units: one thousand exactly
+            model.record_io(False, 1001)    # 1001: two, rounded up
+            tb.drive_log_state()
+            for log_page in (nvme_admin.LOG_PAGE_ERROR_INFORMATION, nvme_admin.LOG_PAGE_SMART_HEALTH,
+                             nvme_admin.LOG_PAGE_FIRMWARE_SLOT):
+                size = nvme_admin.LOG_PAGE_BYTES[log_page]
+                for dwords, offset, prp_offset in ((size // 4, 0, 0), (size // 4, 0, 0xF80), (1, size - 4, 0xFFC),
+                                                   (size // 4 - 3, 12, 0x400), (size // 4 + 20, 0, 0xF00),
+                                                   (1024, 8, 0)):
+                    page = (cid % 32 + 1) * 2 * PAGE
+                    cid += 1
+                    await tb.execute(Entry.log_page(cid, log_page, dwords, offset, page + prp_offset,
+                                                    page + PAGE * 0x10000, nsid=0xFFFFFFFF, retain_event=True))
 
 
 @cocotb.test(timeout_time=50, timeout_unit="us")
@@ -457,8 +624,8 @@ async def event_requests_wait_oldest_first_up_to_the_limit(dut):
 async def reset_mid_identify_leaves_nothing_half_done(dut):
     """A reset while Identify data goes out (waiting for the requester, or part way through), with
     event requests waiting and Feature 08h set: afterwards no bulk write, no data_done, no event
-    request and Feature 08h cleared; the next Identify goes out whole. The queue table is not the
-    admin command's, so its queues stay (the model keeps them too)."""
+    request and the features back at their defaults (the model's controller reset); the next
+    Identify goes out whole."""
     tb = TB(dut, "reset", backpressure=0.5)
     await tb.reset()
     for when in (0, 3, 40, 150):
@@ -479,7 +646,9 @@ async def reset_mid_identify_leaves_nothing_half_done(dut):
         await FallingEdge(dut.clk)
         dut.rst.value = 0
         tb.requester.held = False
-        tb.model.interrupt_coalescing = 0
+        tb.model.reset()
+        tb.completion_queues.clear()
+        tb.submission_queues.clear()
         tb.event_requests.clear()
         for _ in range(30):
             await tb.idle()
