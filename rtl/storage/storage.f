@@ -16,3 +16,4 @@ nvme_queue_engine.v
 nvme_controller.v
 generated/nvme_counters_csr.sv
 nvme_counters.v
+nvme_error_log.v
