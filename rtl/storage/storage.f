@@ -17,3 +17,4 @@ nvme_controller.v
 generated/nvme_counters_csr.sv
 nvme_counters.v
 nvme_error_log.v
+nvme_io_statistics.v
