@@ -33,7 +33,10 @@ class ErrorEntry:
         return self.status_field << 64 | self.cid << 48 | self.sqid << 32 | self.count
 
     def log_bytes(self) -> bytes:
-        """The entry's 64 bytes in the log page (Parameter Error Location FFFFh, LBA and namespace 0)."""
+        """The entry's 64 bytes in the log page (Parameter Error Location FFFFh, LBA and namespace 0);
+        an unused entry is all zero."""
+        if self.count == 0:
+            return bytes(64)
         return (self.count.to_bytes(8, "little") + self.sqid.to_bytes(2, "little") + self.cid.to_bytes(2, "little")
                 + self.status_field.to_bytes(2, "little") + (0xFFFF).to_bytes(2, "little") + bytes(48))
 
