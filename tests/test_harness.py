@@ -93,6 +93,8 @@ BAD_PARAMETERS = [
     ("nvme_queue_engine", {"QUEUES": 66}, "QUEUES must be 2 to 65"),
     ("nvme_io_command", {"MDTS": 0}, "MDTS must be 1 to 19"),
     ("nvme_sq_arbiter", {"FETCH_BATCH": 5}, "FETCH_BATCH must be 1 to 4"),
+    ("nvme_error_log", {"ENTRIES": 0}, "ENTRIES must be 1 to 256"),
+    ("nvme_io_statistics", {"LBA_SHIFT": 13}, "LBA_SHIFT must be 9 to 12"),
     ("pcie_us_requester", {"STREAM_TAGS": 16}, "STREAM_TAGS must be 1 to 15"),
     ("ring_sender", {"COUNT_WIDTH": 10}, "ADDR_WIDTH must be 1 or more, COUNT_WIDTH more than ADDR_WIDTH"),
     ("ring_receiver", {"DATA_WIDTH": 48}, "DATA_WIDTH must be a multiple of 32"),

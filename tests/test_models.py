@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from dpuv.models import nvme_completion, nvme_queue
+from dpuv.models import nvme_completion, nvme_error_log, nvme_io_statistics, nvme_queue
 from dpuv.models.nvme_admin import Completion
 from dpuv.models.crc32 import crc32, reflect
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
@@ -256,3 +256,37 @@ def test_nvme_held_slot_blocks_later_entries_until_its_status():
     drained = order.leave()
     assert drained.drained and Completion.decode(drained.entry) == Completion(0, 4, 2, 9, 1, 0x04, 0, True)
     assert order.leave() is later
+
+
+def test_nvme_error_log_keeps_the_newest_entries_doorbell_first_and_stops_the_count():
+    log = nvme_error_log.ErrorLog(entries=2)
+    assert log.page() == bytes(128) and log.packed() == 0
+    log.cycle((3, 0x1234, 0x4002), doorbell=True)
+    assert [entry.count for entry in log.slots()] == [2, 1]
+    assert log.slots()[0] == nvme_error_log.ErrorEntry(2, 3, 0x1234, 0x8004)
+    assert log.slots()[1] == nvme_error_log.ErrorEntry(1, 0xFFFF, 0xFFFF, 0)
+    assert log.page()[:16] == bytes.fromhex("0200000000000000 0300 3412 0480 ffff")
+    assert log.packed() >> 80 == 0xFFFF_FFFF_0000_0001 << 0 | 0 << 64
+    log.doorbell_error()
+    assert [entry.count for entry in log.slots()] == [3, 2]
+    log.count = nvme_error_log.COUNT_LIMIT - 1
+    log.cycle((0, 1, 1), doorbell=True)
+    assert log.count == nvme_error_log.COUNT_LIMIT
+    assert [entry.count for entry in log.slots()] == [nvme_error_log.COUNT_LIMIT] * 2
+    log.reset()
+    assert log.count == 0 and log.packed() == 0
+
+
+def test_nvme_io_statistics_round_up_to_thousands_and_count_successful_reads_and_writes():
+    stats = nvme_io_statistics.IoStatistics(lba_shift=9)
+    stats.complete(read=True, write=False, success=True, blocks=1000)
+    assert (stats.data_units_read, stats.host_read_commands) == (1, 1)
+    stats.complete(read=True, write=False, success=True, blocks=1)
+    assert stats.data_units_read == 2
+    stats.complete(read=True, write=False, success=False, blocks=5000)
+    stats.complete(read=False, write=False, success=True, blocks=5000)  # Flush, Write Zeroes
+    assert (stats.data_units_read, stats.host_read_commands, stats.data_units_written) == (2, 2, 0)
+    large = nvme_io_statistics.IoStatistics(lba_shift=12)
+    large.complete(read=False, write=True, success=True, blocks=65536)
+    assert (large.units_written, large.data_units_written, large.host_write_commands) == (524288, 525, 1)
+    assert nvme_io_statistics.data_units(0) == 0 and nvme_io_statistics.data_units(999) == 1

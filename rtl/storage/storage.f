@@ -18,3 +18,5 @@ nvme_queue_engine.v
 nvme_controller.v
 generated/nvme_counters_csr.sv
 nvme_counters.v
+nvme_error_log.v
+nvme_io_statistics.v
