@@ -3,7 +3,7 @@
 """dpuv.models.nvme_admin against independent facts: the byte layouts of the Identify structures
 and log pages as the Linux kernel's include/linux/nvme.h declares them (field names and sizes
 written out here, offsets summed from them, each structure's total checked against its known
-size), and the #17 contract's rules (docs/reference/nvme.md): Get Log Page's check order and
+size), and the controller's rules (docs/storage.md, docs/reference/nvme.md): Get Log Page's check order and
 zero fill, Set/Get Features SEL and SV, the Number of Queues sequence error, asynchronous event
 masking, FUSE/PSDT, controller reset."""
 
@@ -85,8 +85,8 @@ def field(data: bytes, ranges: dict[str, slice], name: str, base: int = 0) -> in
     return int.from_bytes(data[base + where.start:base + where.stop], "little")
 
 
-def test_the_layouts_agree_with_the_offsets_the_contract_names():
-    """The contract's byte numbers and Linux's struct layouts are two statements of one fact."""
+def test_the_layouts_agree_with_the_offsets_docs_storage_names():
+    """The byte numbers docs/storage.md gives and Linux's struct layouts are two statements of one fact."""
     assert (ID_CTRL["cntrltype"].start, ID_CTRL["frmw"].start, ID_CTRL["lpa"].start, ID_CTRL["elpe"].start,
             ID_CTRL["npss"].start, ID_CTRL["wctemp"].start, ID_CTRL["cctemp"].start, ID_CTRL["kas"].start,
             ID_CTRL["oncs"].start, ID_CTRL["fuses"].start, ID_CTRL["vwc"].start, ID_CTRL["sgls"].start,
@@ -217,7 +217,7 @@ INVALID_FIELD, PRP_OFFSET_INVALID = Answer(0, admin.SC_INVALID_FIELD), Answer(0,
     (dict(log_page=0x02, dwords=128, prp1=0x1002), PRP_OFFSET_INVALID),
     (dict(log_page=0x02, dwords=128, prp1=0x1F00, prp2=0x3010), PRP_OFFSET_INVALID),
 ])
-def test_get_log_page_checks_in_the_contracts_order(fields, expected):
+def test_get_log_page_checks_in_order(fields, expected):
     log_page, dwords = fields.pop("log_page"), fields.pop("dwords")
     assert log(AdminModel(17), log_page, dwords, **fields) == expected
 
@@ -299,15 +299,17 @@ def test_smart_critical_warning_follows_temperature_and_thresholds():
     model = AdminModel(17)
     warning = lambda: field(model.log_page(admin.LOG_PAGE_SMART_HEALTH), SMART, "critical_warning")  # noqa: E731
     assert warning() == 0
+    model.set_temperature(342)
+    assert warning() == 0, "under the over-temperature threshold"
     model.set_temperature(343)
-    assert warning() == 0, "at the threshold is not above it"
-    model.set_temperature(344)
-    assert warning() == NVME_SMART_CRIT_TEMPERATURE
-    assert field(model.log_page(admin.LOG_PAGE_SMART_HEALTH), SMART, "temperature") == 344
+    assert warning() == NVME_SMART_CRIT_TEMPERATURE, "at the threshold is past it (greater than or equal)"
+    assert field(model.log_page(admin.LOG_PAGE_SMART_HEALTH), SMART, "temperature") == 343
     set_threshold(model, 350)
     assert warning() == 0
-    set_threshold(model, 345, under=True)
-    assert warning() == NVME_SMART_CRIT_TEMPERATURE, "below the under-temperature threshold"
+    set_threshold(model, 343, under=True)
+    assert warning() == NVME_SMART_CRIT_TEMPERATURE, "at the under-temperature threshold (less than or equal)"
+    set_threshold(model, 342, under=True)
+    assert warning() == 0
 
 
 # --- Set and Get Features --------------------------------------------------------------------
@@ -393,15 +395,17 @@ def test_temperature_threshold_selects_echoes_and_checks():
 def test_interrupt_vector_configuration_per_vector():
     model = AdminModel(17, vectors=8)
     configuration = admin.FEATURE_INTERRUPT_VECTOR_CONFIGURATION
-    assert get_feature(model, configuration, cdw11=0) == ok(0 | 1 << 16), "the admin vector is never coalesced"
+    # Every vector's CD is 0 until the host sets it, vector 0's too (I/O CQs may share it; the
+    # admin CQ's completions are never coalesced whatever it says)
+    assert get_feature(model, configuration, cdw11=0) == ok(0)
     assert get_feature(model, configuration, cdw11=3) == ok(3)
     assert set_feature(model, configuration, 3 | 1 << 16) == ok()
     assert get_feature(model, configuration, cdw11=3) == ok(3 | 1 << 16) and model.coalescing_disabled(3)
     assert get_feature(model, configuration, cdw11=4) == ok(4), "only that vector"
     assert get_feature(model, configuration, admin.SEL_DEFAULT, cdw11=3) == ok(3)
     assert set_feature(model, configuration, 3) == ok() and not model.coalescing_disabled(3)
-    assert set_feature(model, configuration, 0) == INVALID_FIELD, "CD = 0 for the admin vector"
-    assert set_feature(model, configuration, 0 | 1 << 16) == ok()
+    assert set_feature(model, configuration, 0 | 1 << 16) == ok() and model.coalescing_disabled(0)
+    assert set_feature(model, configuration, 0) == ok() and not model.coalescing_disabled(0)
     assert set_feature(model, configuration, 8 | 1 << 16) == INVALID_FIELD and get_feature(
         model, configuration, cdw11=8) == INVALID_FIELD
     assert get_feature(model, configuration, cdw11=7) == ok(7)
@@ -488,13 +492,14 @@ def test_an_error_event_masks_errors_until_the_error_log_is_read_without_rae():
     assert model.events.take_report() == admin.async_event_result(admin.AEI_INVALID_DOORBELL_REGISTER)
 
 
-def test_an_event_waiting_for_a_request_is_not_doubled_and_events_go_oldest_first():
+def test_an_event_waiting_for_a_request_is_not_doubled_and_errors_go_first():
     model = AdminModel(17)
     set_feature(model, admin.FEATURE_ASYNC_EVENT_CONFIGURATION, admin.CRITICAL_WARNING_TEMPERATURE)
+    model.set_temperature(400)                # the SMART event first
     assert model.record_doorbell_error(admin.AEI_INVALID_DOORBELL_REGISTER)
     assert not model.record_doorbell_error(admin.AEI_INVALID_DOORBELL_VALUE), "one of its type waits already"
-    model.set_temperature(400)
-    assert model.events.take_report() == admin.async_event_result(admin.AEI_INVALID_DOORBELL_REGISTER)
+    assert model.events.take_report() == admin.async_event_result(admin.AEI_INVALID_DOORBELL_REGISTER), \
+        "a waiting error event is reported before a waiting SMART one"
     assert model.events.take_report() == 0x00020101
     assert model.events.take_report() is None
 

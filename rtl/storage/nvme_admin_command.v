@@ -35,7 +35,7 @@
 //   Queues 07h (Set asks for counts, 0-based, FFFFh invalid, and after an I/O queue has been
 //   created is a Command Sequence Error; both answer with the queues the controller has),
 //   Interrupt Coalescing 08h, Interrupt Vector Configuration 09h (a vector's Coalescing
-//   Disable; the admin vector is never coalesced), Write Atomicity Normal 0Ah, Asynchronous
+//   Disable; admin completions are never coalesced anyway), Write Atomicity Normal 0Ah, Asynchronous
 //   Event Configuration 0Bh (which SMART critical warnings raise an event). Every other
 //   feature (Volatile Write Cache 06h included: VWC is 0) is Invalid Field.
 // - Abort is answered "not aborted" (DW0 bit 0).
@@ -168,12 +168,16 @@ reg [15:0] over_temperature, under_temperature;  // Feature 04h's thresholds for
 reg [15:0] error_recovery_time;                  // Feature 05h TLER
 reg        write_atomicity_normal;               // Feature 0Ah DN
 reg [7:0]  event_config;                         // Feature 0Bh: the SMART warnings that raise an event
-reg [VECTORS-1:0] coalescing_disabled;           // Feature 09h CD (vector 0's is fixed at 1)
+reg [VECTORS-1:0] coalescing_disabled;           // Feature 09h CD per vector (0 by default)
 reg        io_queue_created;                     // since the controller was enabled
 assign interrupt_coalescing_setting = interrupt_coalescing[15:0];
-assign vector_coalescing_disabled = coalescing_disabled | {{(VECTORS-1){1'b0}}, 1'b1};
+// Every vector's as the host set it, vector 0's too: I/O CQs may share it, and the admin CQ's
+// entries are never coalesced whatever it says (nvme_interrupt_coalescing passes them through)
+assign vector_coalescing_disabled = coalescing_disabled;
 assign event_config_warnings = event_config;
-assign critical_warning = {6'd0, TEMPERATURE_KELVIN > over_temperature || TEMPERATURE_KELVIN < under_temperature, 1'b0};
+// Bit 1: the temperature at or past a threshold (greater than or equal to the over threshold,
+// less than or equal to the under one)
+assign critical_warning = {6'd0, TEMPERATURE_KELVIN >= over_temperature || TEMPERATURE_KELVIN <= under_temperature, 1'b0};
 
 reg [15:0] event_request_cids [0:EVENT_REQUEST_LIMIT-1];  // oldest first
 reg [2:0]  event_requests;
@@ -247,7 +251,6 @@ wire        feature_value_valid = feature == `NVME_FEATURE_POWER_MANAGEMENT ? op
                                : feature == `NVME_FEATURE_NUMBER_OF_QUEUES ? opcode == `NVME_ADMIN_GET_FEATURES
                                                                              || (cdw11[15:0] != 16'hFFFF && cdw11[31:16] != 16'hFFFF)
                                : feature == `NVME_FEATURE_INTERRUPT_VECTOR_CONFIG ? config_vector_valid
-                                     && (opcode == `NVME_ADMIN_GET_FEATURES || config_vector != 16'd0 || cdw11[16])
                                : 1'b1;
 wire        feature_set_accepted = !fused_or_sgl && opcode == `NVME_ADMIN_SET_FEATURES && feature_supported && !feature_save
                                 && feature_value_valid
@@ -268,8 +271,8 @@ always @* begin
         `NVME_FEATURE_ERROR_RECOVERY: feature_current = {16'd0, error_recovery_time};
         `NVME_FEATURE_INTERRUPT_COALESCING: feature_current = interrupt_coalescing;
         `NVME_FEATURE_INTERRUPT_VECTOR_CONFIG: begin
-            feature_current = {15'd0, vector_coalescing_disabled[config_vector_index], config_vector};
-            feature_default = {15'd0, config_vector == 16'd0, config_vector};
+            feature_current = {15'd0, coalescing_disabled[config_vector_index], config_vector};
+            feature_default = {16'd0, config_vector};
         end
         `NVME_FEATURE_WRITE_ATOMICITY: feature_current = {31'd0, write_atomicity_normal};
         `NVME_FEATURE_ASYNC_EVENT_CONFIG: feature_current = {24'd0, event_config};
@@ -418,6 +421,10 @@ reg [1:0]  data_part;
 assign data_done = bulk_done && (data_part == D_SECOND || (data_part == D_FIRST && data_second_dwords == 11'd0));
 
 wire [10:0] source_index = source_base + bulk_source_index;
+// The error log as it stood when the command executed: an error during the transfer must not
+// shift the entries under it (the counters cannot move then: admin commands wait for I/O)
+reg [`NVME_ERROR_LOG_ENTRIES*`NVME_ERROR_ENTRY_BITS-1:0] held_error_entries;
+reg [31:0] held_error_count;
 wire [DATA_WIDTH-1:0] identify_dwords, log_dwords;
 assign bulk_source_data = data_is_log ? log_dwords : identify_dwords;
 
@@ -436,7 +443,7 @@ nvme_log_page_data #(
     .TEMPERATURE_KELVIN(TEMPERATURE_KELVIN)
 ) log_page_data_inst (
     .log_id(data_structure), .first_dword(source_index),
-    .error_entries(error_entries), .error_count(error_count), .critical_warning(critical_warning),
+    .error_entries(held_error_entries), .error_count(held_error_count), .critical_warning(critical_warning),
     .data_units_read(data_units_read), .data_units_written(data_units_written),
     .host_read_commands(host_read_commands), .host_write_commands(host_write_commands),
     .dwords(log_dwords)
@@ -466,6 +473,8 @@ always @(posedge clk) begin
         endcase
     end
     if (execute && moves_data) begin
+        held_error_entries <= error_entries;
+        held_error_count <= error_count;
         data_is_log <= opcode == `NVME_ADMIN_GET_LOG_PAGE;
         data_structure <= cdw10[7:0];
         identify_start_nsid <= nsid;

@@ -156,8 +156,9 @@ reg  [1:0]    batch_next;      // the next one's index
 reg           entry_unreadable; // the entry's fetch failed
 // The next I/O batch, fetched while the last entry of this one runs, so the host's read latency
 // is not paid between batches. Only from an SQ whose CQ is not the running batch's (its room was
-// counted without the completions still to come), and only while the admin queue is empty (the
-// batch in hand is taken before anything else, so admin commands would otherwise wait).
+// counted without the completions still to come), and only while the admin queue is empty and no
+// event can complete a waiting request (the batch in hand is taken before anything else, so
+// those would otherwise wait; an event with no request to take it holds nothing up).
 localparam [1:0] P_NONE = 2'd0, P_READING = 2'd1, P_READY = 2'd2;
 reg  [1:0]    prefetch;
 reg  [2047:0] prefetch_batch;
@@ -306,7 +307,8 @@ wire admin_sq_waiting = !cq_full && sq_head != sq_tail;
 wire idle_fetches_pick = idle_free && !event_request_taken && !admin_sq_waiting && io_found;
 // The next batch, read while the last entry of this one runs (see prefetch above)
 wire prefetch_starts = state == S_IO && batch_left == 3'd0 && prefetch == P_NONE && !read_valid && enabled && !stopping
-                    && sq_head == sq_tail && !event_pending && io_found && io_pick != current_queue
+                    && sq_head == sq_tail && !(event_pending && event_request_waiting) && io_found
+                    && io_pick != current_queue
                     && pick_cq != current_cq;
 
 // An I/O SQ's head moves past each entry taken (one per cycle: these are exclusive branches of

@@ -35,7 +35,6 @@ PAGE = 4096
 # what answers them (the table stand-in, bulk_done) is read this much after that
 SETTLE_PS = 500
 EVENT_REQUEST_LIMIT = 4  # Identify AERL (3) + 1
-ERROR_ENTRY_BITS = 80    # one error log entry as nvme_error_log holds it
 SC_EVENT_REQUEST_LIMIT_EXCEEDED = 0x05
 ADMIN_OPCODES = (nvme_admin.OP_DELETE_SQ, nvme_admin.OP_CREATE_SQ, nvme_admin.OP_DELETE_CQ, nvme_admin.OP_CREATE_CQ,
                  nvme_admin.OP_IDENTIFY, nvme_admin.OP_ABORT, nvme_admin.OP_SET_FEATURES,
@@ -204,20 +203,15 @@ class TB:
 
     def drive_log_state(self):
         """What nvme_error_log and nvme_io_statistics would hold after what the model was told:
-        each error entry as {status field, CID, SQID, count}, newest first, and the counters."""
+        the entries newest first, packed as the RTL keeps them, and the counters."""
         dut, model = self.dut, self.model
-        entries = 0
-        for index, entry in enumerate(model.errors.entries):
-            # as the RTL packs it: count in 31:0, SQID 47:32, CID 63:48, status field 79:64
-            packed = entry.count | entry.sqid << 32 | entry.cid << 48 | (entry.status << 1) << 64
-            entries |= packed << (ERROR_ENTRY_BITS * index)
-        dut.error_entries.value = entries
+        dut.error_entries.value = model.errors.packed()
         dut.error_count.value = model.errors.count
         health = model.health
-        dut.data_units_read.value = -(-health.read_units // 1000)
-        dut.data_units_written.value = -(-health.written_units // 1000)
-        dut.host_read_commands.value = health.read_commands
-        dut.host_write_commands.value = health.write_commands
+        dut.data_units_read.value = health.data_units_read
+        dut.data_units_written.value = health.data_units_written
+        dut.host_read_commands.value = health.host_read_commands
+        dut.host_write_commands.value = health.host_write_commands
 
     def tell_of_traffic(self):
         """Between commands: now and then an error completion or a doorbell error, and Reads and
@@ -225,7 +219,7 @@ class TB:
         rng, model = self.rng, self.model
         if rng.random() < 0.3:
             if rng.random() < 0.3:
-                model.errors.record(nvme_admin.DOORBELL_ERROR_ID, nvme_admin.DOORBELL_ERROR_ID, 0)
+                model.errors.doorbell_error()
             else:
                 model.record_error(rng.randrange(self.queues), rng.getrandbits(16),
                                    nvme_admin.status_field(rng.randrange(2), rng.getrandbits(8) | 1))

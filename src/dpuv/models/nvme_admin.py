@@ -14,8 +14,10 @@ The model is told what it cannot see in an admin entry: completions posted with 
 from __future__ import annotations
 
 import struct
-from collections import deque
 from dataclasses import dataclass, field
+
+from dpuv.models.nvme_error_log import ErrorLog
+from dpuv.models.nvme_io_statistics import IoStatistics
 
 OP_GET_LOG_PAGE = 0x02
 OP_IDENTIFY, OP_ABORT, OP_SET_FEATURES, OP_GET_FEATURES, OP_ASYNC_EVENT_REQUEST = 0x06, 0x08, 0x09, 0x0A, 0x0C
@@ -66,8 +68,6 @@ NSID_ALL = 0xFFFFFFFF
 NSID_ACTIVE_LIST_LIMIT = 0xFFFFFFFE
 NIDT_NGUID, NGUID_BYTES = 0x02, 16
 # An error log entry's Parameter Error Location when the model does not say which field was bad
-PARAMETER_ERROR_LOCATION_NONE = 0xFFFF
-DOORBELL_ERROR_ID = 0xFFFF  # SQID and CID of an invalid doorbell write's entry
 # CDW0 byte 1: FUSE in bits 1:0, PSDT in bits 7:6
 FUSE_BITS, PSDT_BITS = 0x03, 0xC0
 WARNING_TEMPERATURE_KELVIN = 343  # WCTEMP (70 C), also the default over-temperature threshold
@@ -82,7 +82,6 @@ LOG_PAGE_ATTRIBUTES = 0x04
 # Firmware Slot log AFI: slot 1 active, no slot for the next reset
 ACTIVE_FIRMWARE_SLOT_1 = 0x01
 AVAILABLE_SPARE_PERCENT, AVAILABLE_SPARE_THRESHOLD_PERCENT = 100, 10
-DATA_UNIT_BYTES, DATA_UNITS_PER_COUNT = 512, 1000
 
 
 def submission(opcode: int, cid: int, nsid: int = 0, cdw10: int = 0, cdw11: int = 0, prp1: int = 0,
@@ -272,69 +271,15 @@ def prp_offset_invalid(prp1: int, prp2: int, length: int) -> bool:
 # --- Log pages --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ErrorEntry:
-    count: int         # the error's number over the controller's life, from 1
-    sqid: int
-    cid: int
-    status: int        # the completion's status field (`status_field`); 0 for a doorbell write
-
-    def encoded(self) -> bytes:
-        # Status Field: bit 0 is the phase tag (0 here), the completion's status field above it
-        entry = struct.pack("<QHHHH", self.count, self.sqid, self.cid, self.status << 1, PARAMETER_ERROR_LOCATION_NONE)
-        return entry.ljust(ERROR_ENTRY_BYTES, b"\0")  # LBA, namespace and the rest 0
-
-
-class ErrorLog:
-    """The last ERROR_LOG_ENTRIES errors and how many there have been."""
-
-    def __init__(self):
-        self.count = 0
-        self.entries: deque[ErrorEntry] = deque(maxlen=ERROR_LOG_ENTRIES)
-
-    def record(self, sqid: int, cid: int, status: int):
-        self.count += 1
-        self.entries.appendleft(ErrorEntry(self.count, sqid, cid, status))
-
-    def page(self) -> bytes:
-        """Error Information log page: newest first, unused entries all zero."""
-        used = b"".join(entry.encoded() for entry in self.entries)
-        return used.ljust(LOG_PAGE_BYTES[LOG_PAGE_ERROR_INFORMATION], b"\0")
-
-
-def _data_units(units_of_512_bytes: int) -> int:
-    """SMART Data Units: thousands of 512-byte units, rounded up (1 means 1 to 1000)."""
-    return -(-units_of_512_bytes // DATA_UNITS_PER_COUNT)
-
-
-@dataclass
-class HealthCounters:
-    """What the SMART/Health page counts: successful Reads and Writes and the 512-byte units they
-    moved (Write Zeroes moves no host data and is not counted)."""
-    read_units: int = 0
-    written_units: int = 0
-    read_commands: int = 0
-    write_commands: int = 0
-
-    def record(self, read: bool, blocks: int, lba_shift: int):
-        units = (blocks << lba_shift) // DATA_UNIT_BYTES
-        if read:
-            self.read_units += units
-            self.read_commands += 1
-        else:
-            self.written_units += units
-            self.write_commands += 1
-
-
-def smart_health_log(critical_warning: int, temperature: int, counters: HealthCounters, error_count: int) -> bytes:
+def smart_health_log(critical_warning: int, temperature: int, counters: IoStatistics, error_count: int) -> bytes:
     """SMART/Health Information log page (02h). Everything the controller does not keep (busy
     time, power cycles, power-on hours, unsafe shutdowns, media errors, temperature times) is 0."""
     data = bytearray(LOG_PAGE_BYTES[LOG_PAGE_SMART_HEALTH])
     data[0] = critical_warning
     struct.pack_into("<H", data, 1, temperature)
     data[3], data[4], data[5] = AVAILABLE_SPARE_PERCENT, AVAILABLE_SPARE_THRESHOLD_PERCENT, 0
-    for offset, value in ((32, _data_units(counters.read_units)), (48, _data_units(counters.written_units)),
-                          (64, counters.read_commands), (80, counters.write_commands), (176, error_count)):
+    for offset, value in ((32, counters.data_units_read), (48, counters.data_units_written),
+                          (64, counters.host_read_commands), (80, counters.host_write_commands), (176, error_count)):
         data[offset:offset + 16] = value.to_bytes(16, "little")
     return bytes(data)
 
@@ -380,7 +325,7 @@ class AsyncEvents:
     Asynchronous Event Request completing with it) masks its type until the host reads the type's
     log page with RAE = 0. An event of a masked type is dropped, and so is one of a type that
     already waits: once the waiting one is reported the type is masked, so a second would never be
-    reported either. Events wait oldest first."""
+    reported either. An error event is reported before a SMART one."""
 
     def __init__(self):
         self.waiting: list[Event] = []
@@ -402,11 +347,14 @@ class AsyncEvents:
         return self.raise_event(AET_ERROR, information)
 
     def take_report(self) -> int | None:
-        """With an Asynchronous Event Request outstanding: the DW0 it completes with (the oldest
-        waiting event, whose type is masked from now on), or None if nothing waits."""
+        """With an Asynchronous Event Request outstanding: the DW0 it completes with (the waiting
+        error event, else the SMART one; its type is masked from now on), or None if nothing waits."""
         if not self.waiting:
             return None
-        event = self.waiting.pop(0)
+        # An error event is reported before a SMART one, whichever came first (the controller
+        # holds one of each; the specification leaves the order open)
+        event = min(self.waiting, key=lambda waiting: waiting.event_type != AET_ERROR)
+        self.waiting.remove(event)
         self.masked.add(event.event_type)
         return event.result
 
@@ -434,8 +382,9 @@ class Features:
     async_event_configuration: int = 0
 
     def vector_coalescing_disabled(self, vector: int) -> bool:
-        # Admin completions (vector 0) are never coalesced, so vector 0 always reads CD = 1
-        return vector == 0 or vector in self.coalescing_disabled
+        # Every vector's CD is the host's (0 by default), vector 0's too: I/O CQs may share it.
+        # Admin completions are never coalesced, whatever vector 0's CD says.
+        return vector in self.coalescing_disabled
 
 
 def _temperature_selection(cdw11: int) -> int | None:
@@ -454,8 +403,8 @@ class AdminModel:
         self.max_queue_entries = max_queue_entries
         self.vectors = vectors
         self.temperature = identity.temperature
-        self.errors = ErrorLog()
-        self.health = HealthCounters()
+        self.errors = ErrorLog(ERROR_LOG_ENTRIES)
+        self.health = IoStatistics(identity.lba_shift)
         self.events = AsyncEvents()
         self.reset()
 
@@ -493,17 +442,17 @@ class AdminModel:
     def record_error(self, sqid: int, cid: int, status: int):
         """A completion was posted with a non-zero status field (`status_field`), admin or I/O.
         `answer` does not record its own errors: the bench says what it posted, in posting order."""
-        self.errors.record(sqid, cid, status)
+        self.errors.command_error(sqid, cid, status)
 
     def record_doorbell_error(self, information: int = AEI_INVALID_DOORBELL_REGISTER) -> bool:
         """An invalid doorbell write: an error log entry (SQID and CID FFFFh, status 0) and an
         error event; True if the event waits to be reported (its type not masked)."""
-        self.errors.record(DOORBELL_ERROR_ID, DOORBELL_ERROR_ID, 0)
+        self.errors.doorbell_error()
         return self.events.raise_error(information)
 
     def record_io(self, read: bool, blocks: int, lba_shift: int | None = None):
         """A successful Read (read=True) or Write of `blocks` blocks."""
-        self.health.record(read, blocks, self.identity.lba_shift if lba_shift is None else lba_shift)
+        self.health.complete(read, not read, True, blocks, lba_shift)
 
     def set_temperature(self, kelvin: int):
         """The composite temperature changes (a sensor the bench plays)."""
@@ -514,7 +463,8 @@ class AdminModel:
         return CRITICAL_WARNING_TEMPERATURE if self.temperature_warning else 0
 
     def _temperature_out_of_range(self) -> bool:
-        return not self.features.under_temperature <= self.temperature <= self.features.over_temperature
+        # At or past a threshold: the over threshold reached or the under threshold reached
+        return self.temperature >= self.features.over_temperature or self.temperature <= self.features.under_temperature
 
     def _check_temperature(self):
         """Critical Warning bit 1 follows the temperature and the thresholds; its rising edge is a
@@ -594,7 +544,7 @@ class AdminModel:
     # --- Get Log Page --------------------------------------------------------------------------
 
     def _get_log_page(self, command: Command) -> Answer:
-        """The checks in the contract's order: LID, offset, length, the namespace (SMART), PRPs."""
+        """The checks in order: LID, offset, length, the namespace (SMART), PRPs."""
         request = LogPageRequest.decode(command)
         if request.log_page not in LOG_PAGE_BYTES:
             return command_specific(SC_INVALID_LOG_PAGE)
@@ -718,11 +668,10 @@ class AdminModel:
 
     def _set_interrupt_vector_configuration(self, cdw11: int) -> Answer:
         vector, disable = cdw11 & 0xFFFF, bool(cdw11 >> 16 & 1)
-        if vector >= self.vectors or (vector == 0 and not disable):
-            return invalid_field()  # the admin vector cannot be coalesced
+        if vector >= self.vectors:
+            return invalid_field()
         others = self.features.coalescing_disabled - {vector}
-        # Vector 0 is not kept in the set: it reads CD = 1 whatever was set
-        self.features.coalescing_disabled = others | {vector} if disable and vector else others
+        self.features.coalescing_disabled = others | {vector} if disable else others
         return Answer(0, SC_SUCCESS)
 
     def _set_write_atomicity_normal(self, cdw11: int) -> Answer:

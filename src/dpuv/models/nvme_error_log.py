@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
 """The NVMe Error Information log (Get Log Page 01h) and the SMART/Health count of its entries,
-from the #17 contract (nvme17-datasheet notes, NVMe 1.4) and rtl/storage/nvme_error_log.v:
+from the NVMe 1.4 base specification (docs/reference/nvme.md) and what this controller logs:
 
 - Every completion posted with a non-zero status is an error, and so is every invalid doorbell
   write, recorded with SQID FFFFh, CID FFFFh and Status Field 0.
@@ -81,4 +81,5 @@ class ErrorLog:
         return sum(entry.packed() << (80 * index) for index, entry in enumerate(self.slots()))
 
     def page(self) -> bytes:
+        """The Error Information log page: newest first, unused entries all zero."""
         return b"".join(entry.log_bytes() for entry in self.slots())

@@ -1,14 +1,15 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The SMART/Health log's I/O counters (Get Log Page 02h), from the #17 contract (nvme17-datasheet
-notes, NVMe 1.4) and rtl/storage/nvme_io_statistics.v:
+"""The SMART/Health log's I/O counters (Get Log Page 02h), from the NVMe 1.4 base specification
+(docs/reference/nvme.md):
 
 - Data Units Read / Written: the 512-byte units moved by successful Read / Write commands, in
   thousands, rounded up (1 means 1 to 1000 units; 0 none). Write Zeroes, Flush, other opcodes and
   failed commands are not counted.
 - Host Read / Write Commands: successful Reads / Writes.
 - A command moves NLB + 1 logical blocks of 2^LBA_SHIFT bytes, (NLB + 1) << (LBA_SHIFT - 9) units.
-- Nothing is kept across reset; the RTL's counters are 48 bits and wrap there (never reached)."""
+- Kept across controller resets, not across a hardware reset (a new model); the controller's
+  counters are 48 bits and wrap there (never reached)."""
 
 from __future__ import annotations
 
@@ -40,15 +41,17 @@ class IoStatistics:
     def reset(self) -> None:
         self.units_read = self.units_written = self.read_commands = self.write_commands = 0
 
-    def complete(self, read: bool, write: bool, success: bool, blocks: int) -> None:
-        """One I/O command's completion (read / write: its opcode was Read / Write)."""
+    def complete(self, read: bool, write: bool, success: bool, blocks: int, lba_shift: int | None = None) -> None:
+        """One I/O command's completion (read / write: its opcode was Read / Write), of blocks of
+        2^lba_shift bytes (the namespace's unless given)."""
         if not success:
             return
+        moved = units(blocks, self.lba_shift if lba_shift is None else lba_shift)
         if read:
-            self.units_read += units(blocks, self.lba_shift)
+            self.units_read += moved
             self.read_commands += 1
         if write:
-            self.units_written += units(blocks, self.lba_shift)
+            self.units_written += moved
             self.write_commands += 1
 
     @property

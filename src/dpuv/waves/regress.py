@@ -35,6 +35,12 @@ class Scenario:
     signals: tuple[str, ...]
     description: str
     golden_path: Path
+    # Optional: the bench's clock and reset, and where cycle 0 is (lead cycles before the first
+    # cycle start_at reads 1, for a window deep into a run)
+    clock: str = "clk"
+    reset: str = "rst"
+    start_at: str | None = None
+    lead: int = 0
 
 
 @dataclass
@@ -53,18 +59,21 @@ class Outcome:
 
 
 _SCENARIO_KEYS = {"bench", "parameters", "testcase", "seed", "cycles", "signals", "description"}
+_OPTIONAL_KEYS = {"clock", "reset", "start_at", "lead"}
 
 
 def load_scenarios(areas: tuple[benches.Area, ...] = benches.AREAS) -> list[Scenario]:
     scenarios = []
     for area in areas:
         for name, entry in area.manifest.get("wave", {}).items():
-            if set(entry) != _SCENARIO_KEYS:
+            if not _SCENARIO_KEYS <= set(entry) <= _SCENARIO_KEYS | _OPTIONAL_KEYS:
                 raise benches.ManifestError(f"{area.folder / benches.MANIFEST_NAME}: wave scenario {name} needs "
-                                            f"exactly {sorted(_SCENARIO_KEYS)}; got {sorted(entry)}")
+                                            f"{sorted(_SCENARIO_KEYS)} and may have {sorted(_OPTIONAL_KEYS)}; "
+                                            f"got {sorted(entry)}")
+            optional = {key: entry[key] for key in _OPTIONAL_KEYS if key in entry}
             scenarios.append(Scenario(name, entry["bench"], entry["parameters"], entry["testcase"], entry["seed"],
                                       entry["cycles"], tuple(entry["signals"]), entry["description"],
-                                      area.folder / "waves" / f"{name}.txt"))
+                                      area.folder / "waves" / f"{name}.txt", **optional))
     return scenarios
 
 
@@ -77,11 +86,13 @@ def record(scenario: Scenario, simulator: str, bench: benches.Bench | None = Non
     if not result.outcomes:
         raise RuntimeError(f"scenario {scenario.name} did not run: {result.failure_report()}")
     table = sample(result.waves, bench.toplevel, [SignalSpec.parse(text) for text in scenario.signals],
-                   scenario.cycles)
+                   scenario.cycles, scenario.clock, scenario.reset, scenario.start_at, scenario.lead)
     table.comments = [
         f"{scenario.name}: {scenario.description}",
         f"bench {scenario.bench} {runner.parameter_slug(scenario.parameters)}, test {scenario.testcase}, "
-        f"seed {scenario.seed}, {scenario.cycles} cycles from the first edge after reset",
+        f"seed {scenario.seed}, {scenario.cycles} cycles from "
+        + (f"{scenario.lead} before {scenario.start_at} first reads 1" if scenario.start_at
+           else "the first edge after reset"),
         "regenerate with `make waves-update` and review the diff like code",
     ]
     return table, result.waves

@@ -4,7 +4,9 @@
 
 Sampling and normalisation rules, chosen so that Icarus (4-state) and Verilator (2-state) give
 the same table for the same behaviour:
-- Cycle 0 is the first rising edge of `clk` at which `rst` is low after having been high.
+- Cycle 0 is the first rising edge of `clk` at which `rst` is low after having been high; or,
+  for a scenario deep into a run (a controller's after enumeration), `lead` cycles before the
+  first edge after that at which the `start_at` signal reads 1.
 - Each signal is read just before the rising edge (one time unit earlier): the value the
   flip-flops see, never the one they are about to produce.
 - Values are lowercase hex, zero-padded to the signal's width; 1-bit signals are 0 or 1.
@@ -66,13 +68,14 @@ def _variables(waveform, toplevel: str) -> dict:
 
 
 def sample(path: Path, toplevel: str, specs: list[SignalSpec], cycles: int,
-           clock: str = "clk", reset: str = "rst") -> WaveTable:
+           clock: str = "clk", reset: str = "rst", start_at: str | None = None, lead: int = 0) -> WaveTable:
     """Read `path` (FST or VCD) and tabulate `specs` over at most `cycles` cycles."""
     import pywellen
 
     waveform = pywellen.Waveform(str(path))
     variables = _variables(waveform, toplevel)
     needed = {clock, reset} | {spec.name for spec in specs} | {spec.qualifier for spec in specs if spec.qualifier}
+    needed |= {start_at} if start_at else set()
     missing = sorted(name for name in needed if f"{toplevel}.{name}" not in variables)
     if missing:
         raise KeyError(f"{path} has no {', '.join(missing)} under {toplevel}")
@@ -91,6 +94,13 @@ def sample(path: Path, toplevel: str, specs: list[SignalSpec], cycles: int,
             break
     if start is None:
         raise ValueError(f"{path}: reset never falls, so there is no cycle 0")
+    if start_at:
+        trigger, _ = reader(start_at)
+        first = next((index for index in range(start, len(rising_edges))
+                      if normalise(trigger.value_at(rising_edges[index] - 1), 1) == "1"), None)
+        if first is None:
+            raise ValueError(f"{path}: {start_at} never reads 1 after reset, so there is no cycle 0")
+        start = max(start, first - lead)
 
     table = WaveTable([str(spec) for spec in specs])
     readers = {name: reader(name) for name in needed}
