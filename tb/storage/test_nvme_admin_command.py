@@ -585,6 +585,7 @@ async def log_pages_reach_the_prps_from_their_offset_under_backpressure(dut):
             for index in range(errors):
                 model.record_error(index % tb.queues, 0x1000 + index, nvme_admin.status_field(index % 2, 0x80 + index))
             model.record_io(True, 1000)     # 1000 units: one thousand exactly
+            model.record_io(True, 8)        # (more Reads than Writes: no field can stand in for another)
             model.record_io(False, 1001)    # 1001: two, rounded up
             tb.drive_log_state()
             for log_page in (nvme_admin.LOG_PAGE_ERROR_INFORMATION, nvme_admin.LOG_PAGE_SMART_HEALTH,
