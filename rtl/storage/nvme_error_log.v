@@ -5,7 +5,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Facts from the #17 contract (nvme17-datasheet notes: Get Log Page 01h, SMART bytes 191:176; NVMe 1.4):
+// Facts from docs/reference/nvme.md and docs/storage.md (NVMe 1.4: Get Log Page 01h, SMART bytes
+// 191:176):
 // - Every completion posted with a non-zero status is an error, and so is every invalid doorbell
 //   write; a doorbell error is recorded with SQID FFFFh, CID FFFFh and Status Field 0.
 // - Each entry's Error Count is the controller's error count when it was recorded: 1 for the first
@@ -13,7 +14,7 @@
 //   instead of wrapping to 0. error_count is that lifetime count (SMART's Number of Error
 //   Information Log Entries).
 // - The Status Field is the completion's bits 15:1 (SC 7:0, SCT 10:8, CRD 12:11, M 13, DNR 14)
-//   over a phase tag of 0 in bit 0.
+//   over the phase tag the completion was posted with, in bit 0.
 // A command error and a doorbell error in one cycle are both recorded, the doorbell's first (the
 // command's is the newer). Each entry is 80 bits at entries[80*i +: 80], entry 0 the newest:
 // {status field[15:0], CID[15:0], SQID[15:0], error count[31:0]}; the log page source adds the
@@ -30,6 +31,7 @@ module nvme_error_log #(
     input  wire [15:0]           command_sqid,
     input  wire [15:0]           command_cid,
     input  wire [14:0]           command_status,   // the completion's status field, bits 15:1
+    input  wire                  command_phase,    // the phase tag it was posted with
     input  wire                  doorbell_error,   // one cycle: an invalid doorbell write
 
     output wire [31:0]           error_count,
@@ -53,7 +55,7 @@ wire [31:0] count_second = count_first == 32'hFFFFFFFF ? count_first : count_fir
 
 wire        two_errors = command_error && doorbell_error;
 wire [79:0] doorbell_entry = {16'h0000, 16'hFFFF, 16'hFFFF, count_first};
-wire [79:0] command_entry = {command_status, 1'b0, command_cid, command_sqid,
+wire [79:0] command_entry = {command_status, command_phase, command_cid, command_sqid,
                              doorbell_error ? count_second : count_first};
 // The newest entry when only one error comes
 wire [79:0] single_entry = command_error ? command_entry : doorbell_entry;

@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Facts from the #17 contract (nvme17-datasheet notes: the SMART/Health log page 02h; NVMe 1.4):
+// Facts from docs/reference/nvme.md and docs/storage.md (NVMe 1.4: the SMART/Health log page 02h):
 // - Data Units Read (bytes 47:32) and Written (63:48) count 512-byte units moved by successful
 //   Read and Write commands, reported in thousands and rounded up: 1 means 1 to 1000 units, 0 that
 //   none moved. Write Zeroes, Flush, other opcodes and failed commands count nothing.

@@ -431,7 +431,7 @@ nvme_async_events async_events_inst (
 // ---- What the log pages report ----
 
 // Every completion handed over with an error status, and every bad doorbell (DW3 of the entry:
-// the status field in 31:17, the CID in 15:0; DW2: the SQ ID in 31:16)
+// the status field in 31:17, the phase tag in 16, the CID in 15:0; DW2: the SQ ID in 31:16)
 wire [14:0] posted_status_field = write_data[127:113];
 // The error log and the SMART counters are the controller's life since power-on: a controller
 // reset (CC.EN cleared) keeps them
@@ -441,6 +441,7 @@ nvme_error_log #(
     .clk(clk), .rst(rst),
     .command_error(event_completion && posted_status_field[10:0] != 11'd0),
     .command_sqid(write_data[95:80]), .command_cid(write_data[111:96]), .command_status(posted_status_field),
+    .command_phase(write_data[112]),
     .doorbell_error(doorbell_register_error || doorbell_value_error),
     .error_count(error_count), .entries(error_entries)
 );

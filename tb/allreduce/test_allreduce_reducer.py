@@ -89,7 +89,7 @@ def assert_bit_exact(got, expected, dtype_name, op, incoming, local):
             f"{incoming[index]:#x} (op) {local[index]:#x} gave {got[index]:#x}, model {expected[index]:#x}")
 
 
-@cocotb.test(timeout_time=5, timeout_unit="us")
+@cocotb.test(timeout_time=10, timeout_unit="us")
 @cocotb.parametrize(dtype=list(DTYPES), op=list(OPS))
 async def matches_model(dut, dtype, op):
     tb = TB(dut, pause_probability=0.2, seed_labels=("matches_model", dtype, op))

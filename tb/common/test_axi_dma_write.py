@@ -74,7 +74,7 @@ class TB:
 
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def payloads_land_byte_exact_at_any_address(dut, idle, backpressure):
     rng = test_rng("writes", idle, backpressure)

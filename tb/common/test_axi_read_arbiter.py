@@ -92,7 +92,7 @@ class TB:
         return [address["id"] >> self.id_width for address in self.addresses.addresses["m_axi_ar"]]
 
 
-@cocotb.test(timeout_time=500, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="ms")
 @cocotb.parametrize(master_pauses=PAUSE_OPTIONS, slave_pauses=PAUSE_OPTIONS)
 async def every_port_reads_the_memorys_bytes(dut, master_pauses, slave_pauses):
     rng = test_rng("reads", master_pauses, slave_pauses)

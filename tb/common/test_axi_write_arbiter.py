@@ -185,7 +185,7 @@ async def busy_ports_take_round_robin_turns(dut, slave_pauses):
     tb.check_data_follows_addresses()
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def reset_in_mid_traffic_then_clean_traffic(dut):
     rng = test_rng("reset")
     tb = TB(dut, rng, 0.3, 0.3)

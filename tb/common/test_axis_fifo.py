@@ -90,7 +90,7 @@ async def one_beat_per_cycle_when_unstalled(dut):
     assert tb.output.active_cycles == total, f"{total} beats took {tb.output.active_cycles} cycles"
 
 
-@cocotb.test(timeout_time=2, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def packet_mode_holds_frame_until_last_beat(dut):
     rng = test_rng("holds_frame")
     tb = TB(dut, idle=0.6, backpressure=None, rng=rng)

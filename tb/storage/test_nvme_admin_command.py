@@ -569,7 +569,7 @@ async def identify_structures_reach_the_prps_whole_under_backpressure(dut):
                                        prp2=page + PAGE * 0x10000))
 
 
-@cocotb.test(timeout_time=500, timeout_unit="us")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def log_pages_reach_the_prps_from_their_offset_under_backpressure(dut):
     """The error log (fewer errors than entries, then more, so old ones fall out), SMART with data
     units either side of a thousand and the firmware slot page: whole, from an offset, past the

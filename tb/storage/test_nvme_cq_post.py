@@ -378,7 +378,7 @@ class Traffic:
         return cycle
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def admin_completions_fill_the_cq_and_flip_the_phase_on_each_wrap(dut):
     """For each admin CQ size: entries posted until cq_full rises (after entries - 1 of them), the
     host frees a random number of slots, again, for at least three wraps and three times full; every
@@ -443,7 +443,7 @@ async def io_completions_go_to_their_slot_and_interrupt_their_vector_after_the_w
         f"{len(silent)} entries without interrupt, vectors used {sorted(vectors)}, {tb.interrupts} interrupts"
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def a_held_drain_slot_keeps_its_place_until_its_status_comes(dut):
     """A released Write's slot held while an entry before it is in flight or with nothing before
     it; its status comes at once or many cycles later: no entry is posted in between (post_free

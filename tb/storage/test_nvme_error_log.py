@@ -34,17 +34,18 @@ class TB:
     async def reset(self):
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
 
-    def drive(self, command: tuple[int, int, int] | None, doorbell: bool, reset: bool) -> None:
+    def drive(self, command: tuple[int, int, int, int] | None, doorbell: bool, reset: bool) -> None:
         dut = self.dut
-        sqid, cid, status = command or (0, 0, 0)
+        sqid, cid, status, phase = command or (0, 0, 0, 0)
         dut.command_error.value = int(command is not None)
         dut.command_sqid.value = sqid
         dut.command_cid.value = cid
         dut.command_status.value = status
+        dut.command_phase.value = phase
         dut.doorbell_error.value = int(doorbell)
         dut.rst.value = int(reset)
 
-    async def step(self, command: tuple[int, int, int] | None = None, doorbell: bool = False,
+    async def step(self, command: tuple[int, int, int, int] | None = None, doorbell: bool = False,
                    reset: bool = False) -> None:
         """One cycle: its inputs set at the falling edge, the outputs checked against the model as the
         previous edges left it, then the model takes what the coming edge samples."""
@@ -75,13 +76,13 @@ class TB:
         raise AssertionError("entries differ from the model")  # (unreachable: some entry differs)
 
 
-def random_command(rng) -> tuple[int, int, int]:
+def random_command(rng) -> tuple[int, int, int, int]:
     """(SQID, CID, status bits 15:1) of an error completion: admin or I/O queue, any CID, an engine
     status or any non-zero 15-bit one (CRD and M included, the log keeps what it is given)."""
     sqid = rng.choice((0, 0, rng.randrange(1, 65), rng.randrange(1 << 16), 0xFFFF))
     cid = rng.choice((0, 0xFFFF, rng.randrange(1 << 16), rng.randrange(1 << 16)))
     status = rng.choice(ENGINE_STATUSES) if rng.random() < 0.6 else rng.randrange(1, 1 << 15)
-    return sqid, cid, status
+    return sqid, cid, status, rng.getrandbits(1)
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")
@@ -110,34 +111,35 @@ async def errors_are_logged_newest_first_with_their_count(dut):
         f"{tb.recorded} errors, {tb.both} cycles with both, {resets} resets"
 
 
-@cocotb.test(timeout_time=5, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def a_command_and_a_doorbell_error_together_are_both_logged_doorbell_first(dut):
     tb = TB(dut)
     await tb.reset()
-    await tb.step((3, 0x1234, 0x4002), doorbell=True)
+    await tb.step((3, 0x1234, 0x4002, 1), doorbell=True)
     await tb.step()
     assert int(dut.error_count.value) == 2
     newest = int(dut.entries.value) & ((1 << 80) - 1)
-    assert newest == ErrorEntry(2, 3, 0x1234, 0x8004).packed(), f"newest entry {newest:#x}"
+    # the status field over the phase tag it was posted with (1 here)
+    assert newest == ErrorEntry(2, 3, 0x1234, 0x8005).packed(), f"newest entry {newest:#x}"
     if tb.size > 1:
         second = int(dut.entries.value) >> 80 & ((1 << 80) - 1)
         assert second == ErrorEntry(1, 0xFFFF, 0xFFFF, 0).packed(), f"second entry {second:#x}"
     # Pairs every cycle: the log is full of them, in order
     for cid in range(2 * tb.size + 1):
-        await tb.step((cid % 3, cid, 0x4000 | cid + 1), doorbell=True)
+        await tb.step((cid % 3, cid, 0x4000 | cid + 1, cid % 2), doorbell=True)
     await tb.step()
     assert tb.model.count == 2 * (2 * tb.size + 2)
 
 
-@cocotb.test(timeout_time=5, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def reset_clears_every_entry_and_the_count(dut):
     tb = TB(dut)
     await tb.reset()
     for cid in range(tb.size + 2):
-        await tb.step((1, cid, 0x4001), doorbell=cid % 2 == 0)
+        await tb.step((1, cid, 0x4001, 1), doorbell=cid % 2 == 0)
     await tb.step()
     assert int(dut.error_count.value) != 0 and int(dut.entries.value) != 0
-    await tb.step((1, 7, 0x4001), doorbell=True, reset=True)   # errors at a reset edge are not kept
+    await tb.step((1, 7, 0x4001, 0), doorbell=True, reset=True)   # errors at a reset edge are not kept
     await tb.step()
     assert int(dut.error_count.value) == 0 and int(dut.entries.value) == 0, "reset left the log"
     await tb.step(doorbell=True)
@@ -145,7 +147,7 @@ async def reset_clears_every_entry_and_the_count(dut):
     assert int(dut.error_count.value) == 1, "the first error after a reset is number 1"
 
 
-@cocotb.test(timeout_time=5, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def the_error_count_stops_at_ffffffff(dut):
     """2^32 errors are too many to simulate: the count register is deposited just below the limit
     (with no error in that cycle) and the errors that follow, singly and in pairs, stop at
@@ -158,11 +160,11 @@ async def the_error_count_stops_at_ffffffff(dut):
     dut.lifetime_count.value = COUNT_LIMIT - 2
     tb.model.count = COUNT_LIMIT - 2
     await tb.step()
-    await tb.step((5, 0x55, 0x4002))                 # FFFFFFFEh
-    await tb.step((6, 0x66, 0x4004), doorbell=True)  # FFFFFFFFh twice
+    await tb.step((5, 0x55, 0x4002, 1))                 # FFFFFFFEh
+    await tb.step((6, 0x66, 0x4004, 0), doorbell=True)  # FFFFFFFFh twice
     await tb.step(doorbell=True)
     for cid in range(tb.size + 1):
-        await tb.step((7, cid, 0x4081), doorbell=cid % 2 == 1)
+        await tb.step((7, cid, 0x4081, cid % 2), doorbell=cid % 2 == 1)
     await tb.step()
     assert int(dut.error_count.value) == COUNT_LIMIT
     assert all(entry.count == COUNT_LIMIT for entry in tb.model.slots())

@@ -18,7 +18,7 @@ from nvme_bench import (COMMANDS_PER_ROUND, MSIX_VECTORS, TB, check_counters, ch
                         host_buffers, io_vector, random_round)
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     """Two I/O queue pairs, random Write, Read, Flush and Write Zeroes with PRP1 alone, PRP1 and
     PRP2, and PRP lists, at random dword offsets: every completion (SQID, CID, SQHD, phase,

@@ -113,7 +113,7 @@ def random_completion(rng, unit_blocks: int) -> Completion:
     return other(blocks, success)
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def random_traffic_counts_as_the_model_predicts(dut):
     """Random Reads, Writes and other commands, failed or not, in bursts with every cycle busy or
     with gaps, resets in the middle of traffic; every output checked each cycle."""
@@ -135,7 +135,7 @@ async def random_traffic_counts_as_the_model_predicts(dut):
     assert resets >= 4 and tb.counted > 500, f"{tb.counted} completions counted, {resets} resets"
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def data_units_round_up_to_the_next_thousand(dut):
     """1 unit reads as 1, 1000 units as 1, 1001 as 2; remainders of separate commands carry into
     the thousands; Reads and Writes keep their own remainders."""
@@ -187,7 +187,7 @@ async def every_split_of_a_command_into_thousands_is_exact(dut):
     await tb.drain()
 
 
-@cocotb.test(timeout_time=10, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def failed_and_other_commands_count_nothing(dut):
     tb = TB(dut)
     await tb.reset()

@@ -753,7 +753,7 @@ async def linux_probe_and_scan_registers_the_namespace(dut):
     check_no_findings(host, "probe")
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def linux_probe_with_the_no_ns_desc_list_quirk_registers_the_namespace(dut):
     """The same probe as a controller on NVME_QUIRK_NO_NS_DESC_LIST gets it (pci.c's table has
     such devices): no Identify CNS 03h, the identifiers from Identify Namespace alone. Separates
@@ -764,7 +764,7 @@ async def linux_probe_with_the_no_ns_desc_list_quirk_registers_the_namespace(dut
     check_no_findings(host, "probe (NO_NS_DESC_LIST)")
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def linux_shutdown_deletes_queues_and_reaches_shst_complete(dut):
     """nvme_shutdown (reboot or power-off) after probe: nvme_dev_disable with shutdown, every I/O
     SQ then every CQ deleted, CC.SHN normal and CSTS.SHST complete within the shutdown timeout,

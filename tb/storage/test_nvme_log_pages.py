@@ -30,8 +30,8 @@ def new_model() -> AdminModel:
 def record_completion(model: AdminModel, completion) -> None:
     """An error completion is an error log entry, in the order the controller posted it."""
     if (completion.status_type, completion.status_code) != (0, 0):
-        model.record_error(completion.sq_id, completion.cid, status_field(completion.status_type,
-                                                                          completion.status_code))
+        model.record_error(completion.sq_id, completion.cid,
+                           status_field(completion.status_type, completion.status_code), completion.phase)
 
 
 async def admin_command(tb: TB, queue, model: AdminModel, entry: bytes):
@@ -76,7 +76,7 @@ async def bad_doorbell(tb: TB, model: AdminModel, information: int = nvme_admin.
     return model.record_doorbell_error(information)
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=500, timeout_unit="us")
 async def log_pages_report_what_the_controller_did(dut):
     """Reads and Writes that succeed and fail, admin errors and a bad doorbell; then the three
     pages read whole, from offsets, past their ends and across PRP1's page into PRP2, each the
@@ -126,7 +126,7 @@ async def log_pages_report_what_the_controller_did(dut):
     assert (reads, writes) == (3, 2), f"SMART host read/write commands {reads}/{writes}: 3 Reads and 2 Writes succeeded"
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def an_event_type_is_masked_until_its_log_page_is_read(dut):
     """A bad doorbell completes the waiting event request; the next ones complete nothing while
     the type is masked, and neither does a read of the error log with RAE set or of the SMART
@@ -159,7 +159,7 @@ async def an_event_type_is_masked_until_its_log_page_is_read(dut):
     await admin_command(tb, queue, model, get_log_page(0x83, nvme_admin.LOG_PAGE_ERROR_INFORMATION, 64, prp1=page))
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def a_temperature_threshold_crossed_raises_a_smart_event(dut):
     """With Feature 0Bh clear, an over-temperature threshold under the composite temperature sets
     the critical warning and raises nothing; with bit 1 set, the next crossing completes the event
@@ -219,7 +219,7 @@ async def a_temperature_threshold_crossed_raises_a_smart_event(dut):
     assert tb.read_memory(page, 1)[0] == 0, "no warning after the reset"
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=20, timeout_unit="us")
 async def fused_and_sgl_commands_are_refused_and_not_executed(dut):
     """A Write with FUSE set, a Read with PSDT 01b (SGL) and one with PSDT 11b: Invalid Field, no
     host memory read or written, the namespace unchanged; an Identify with FUSE writes nothing; an

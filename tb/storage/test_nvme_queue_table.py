@@ -220,7 +220,7 @@ def rng_choice_biased(rng, existing: list[int], slots: int) -> int:
     return rng.randrange(slots)
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=200, timeout_unit="us")
 async def random_traffic_over_every_queue_matches_the_model(dut):
     """Creates, deletes, doorbells, SQ head advances and CQ slot takes at random over every queue,
     every output checked each cycle; the table fills with every queue at least once."""
@@ -257,7 +257,7 @@ def bad_doorbell(rng, tb: TB):
     return rng.randrange(tb.queues, DOORBELL_QUEUE_LIMIT), is_cq_head, rng.randrange(2)
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def bad_doorbells_are_reported_and_change_nothing(dut):
     """Doorbells of queues that do not exist (absent, the admin queue's, IDs up to 127) and values
     past the size: doorbell_io_exists and doorbell_io_value_fits say so and no queue moves, which
@@ -286,7 +286,7 @@ async def bad_doorbells_are_reported_and_change_nothing(dut):
     assert all(reported.values()), f"bad doorbells by kind: {reported}"
 
 
-@cocotb.test(timeout_time=64, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def cq_phase_flips_on_each_wrap(dut):
     """CQs of 2, 3 and 5 entries (one SQ each, to look them up as the current queue): each slot
     taken moves the tail by one and the phase starts at 1 and inverts exactly when the tail wraps
@@ -325,7 +325,7 @@ async def cq_phase_flips_on_each_wrap(dut):
     assert all(count >= 10 * entries for count, entries in zip(taken.values(), sizes)), f"slots taken: {taken}"
 
 
-@cocotb.test(timeout_time=40, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def reset_mid_traffic_deletes_every_queue(dut):
     """Reset (a disable) in the middle of traffic: afterwards no queue exists, no doorbell finds
     one, no SQ is ready; queues created again start afresh."""

@@ -62,7 +62,7 @@ def random_ready(rng, queues: int) -> set[int]:
     return {queue for queue in range(1, queues) if rng.random() < density}
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def ready_sqs_take_turns_from_the_one_after_the_last_pick(dut):
     """Random ready sets, picks taken or not: every answer is the round-robin model's; with every SQ
     ready the picks visit each SQ once per round, in queue order."""
@@ -78,7 +78,7 @@ async def ready_sqs_take_turns_from_the_one_after_the_last_pick(dut):
     assert round_order == sorted(everyone), f"one round with every SQ ready: {round_order}"
 
 
-@cocotb.test(timeout_time=2, timeout_unit="us")
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def reset_starts_the_turn_at_the_lowest_ready_sq(dut):
     tb = TB(dut)
     await tb.reset()
@@ -110,7 +110,7 @@ def edge_cases(batch: int):
     ]
 
 
-@cocotb.test(timeout_time=50, timeout_unit="us")
+@cocotb.test(timeout_time=100, timeout_unit="us")
 async def a_read_takes_what_waits_up_to_every_limit(dut):
     tb = TB(dut)
     await tb.reset()

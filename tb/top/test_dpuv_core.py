@@ -162,7 +162,7 @@ async def loopback_latency_unloaded(dut):
                context=f"DATA_WIDTH={8 * tb.bytes_per_beat}")
 
 
-@cocotb.test(timeout_time=20, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 @cocotb.parametrize(idle=PAUSE_OPTIONS, backpressure=PAUSE_OPTIONS)
 async def loopback_drops_bad_and_oversize_frames(dut, idle, backpressure):
     rng = test_rng("drops", idle, backpressure)

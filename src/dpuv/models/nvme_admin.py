@@ -439,10 +439,11 @@ class AdminModel:
 
     # --- What the model is told --------------------------------------------------------------
 
-    def record_error(self, sqid: int, cid: int, status: int):
-        """A completion was posted with a non-zero status field (`status_field`), admin or I/O.
-        `answer` does not record its own errors: the bench says what it posted, in posting order."""
-        self.errors.command_error(sqid, cid, status)
+    def record_error(self, sqid: int, cid: int, status: int, phase: int = 0):
+        """A completion was posted with a non-zero status field (`status_field`) and phase tag,
+        admin or I/O. `answer` does not record its own errors: the bench says what it posted, in
+        posting order."""
+        self.errors.command_error(sqid, cid, status, phase)
 
     def record_doorbell_error(self, information: int = AEI_INVALID_DOORBELL_REGISTER) -> bool:
         """An invalid doorbell write: an error log entry (SQID and CID FFFFh, status 0) and an

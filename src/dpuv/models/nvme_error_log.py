@@ -9,7 +9,7 @@ from the NVMe 1.4 base specification (docs/reference/nvme.md) and what this cont
   entry, so the count stops at FFFFFFFFh rather than wrap to 0. SMART's Number of Error
   Information Log Entries is that count.
 - The log holds the newest entries, newest first. The Status Field is the completion's status
-  bits 15:1 over a phase tag of 0.
+  bits 15:1 over the phase tag it was posted with.
 - A command error and a doorbell error at once: the doorbell's is recorded first."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class ErrorEntry:
     count: int = 0          # 0: unused
     sqid: int = 0
     cid: int = 0
-    status_field: int = 0   # the 16-bit field: bit 0 the phase tag (0), 15:1 the completion's status
+    status_field: int = 0   # the 16-bit field: bit 0 the phase tag, 15:1 the completion's status
 
     def packed(self) -> int:
         """The 80 bits the RTL keeps: {status field, CID, SQID, count}."""
@@ -56,11 +56,11 @@ class ErrorLog:
         self.entries.insert(0, ErrorEntry(self.count, sqid, cid, status_field))
         del self.entries[self.size:]
 
-    def command_error(self, sqid: int, cid: int, status: int) -> None:
+    def command_error(self, sqid: int, cid: int, status: int, phase: int = 0) -> None:
         """A completion with non-zero status; `status` is its status field's bits 15:1
-        (SC 7:0, SCT 10:8, CRD 12:11, M 13, DNR 14)."""
+        (SC 7:0, SCT 10:8, CRD 12:11, M 13, DNR 14) and `phase` the phase tag it was posted with."""
         assert 0 < status < 1 << 15, "an error completion's status is non-zero and 15 bits"
-        self._record(sqid, cid, status << 1)
+        self._record(sqid, cid, status << 1 | phase)
 
     def doorbell_error(self) -> None:
         self._record(DOORBELL_QUEUE, DOORBELL_CID, 0)
