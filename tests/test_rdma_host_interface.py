@@ -4,6 +4,7 @@
 map, and the WQE and completion layouts and codes come from rtl/rdma/host_interface.toml, which
 generates the RTL's include and the docs' table."""
 
+import asyncio
 import shutil
 
 import pytest
@@ -21,6 +22,23 @@ def test_the_driver_reads_every_counter_the_register_map_has_in_address_order():
     for register in window:
         (field,) = register.fields
         assert (field.name, field.lsb, field.width, field.software_access) == ("value", 0, 32, "r"), register.name
+
+
+def test_the_pkey_table_is_filled_from_entry_0_and_the_rest_emptied():
+    class RecordingWindow:
+        def __init__(self):
+            self.written = {}
+
+        async def write_register(self, name, value):
+            self.written[name] = value
+
+    window = RecordingWindow()
+    asyncio.run(rdma.set_pkey_table(window, (0x8123, 0x0456)))
+    assert window.written == {"PKEY_0": 0x8123, "PKEY_1": 0x0456, "PKEY_2": 0, "PKEY_3": 0}
+    assert rdma.DEFAULT_PKEY == 0xFFFF, "entry 0 holds the default partition after reset"
+    for refused in ((), (0x10000,), (0xFFFF,) * (len(rdma.PKEY_TABLE) + 1)):
+        with pytest.raises(ValueError, match="P_Keys"):
+            asyncio.run(rdma.set_pkey_table(window, refused))
 
 
 def test_the_rtl_include_and_the_docs_table_are_generated_from_the_table():

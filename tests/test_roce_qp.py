@@ -241,6 +241,22 @@ def test_acks_are_coalesced_and_cumulative():
     assert [c.wr_id for c in a.take_completions()] == [0, 1, 2, 3, 4]
 
 
+def test_every_frame_carries_the_configured_pkey():
+    """Requests, READ responses and ACKs alike: the QP sends in its partition (the engine's bench
+    puts peers in other partitions this way)."""
+    a, b = make_pair(pkey=0x0123)
+    region = b.register_memory(RKEY, REGION_BASE, 4096)
+    a.post_send(WorkRequest.write(1, b"w" * 600, REGION_BASE, RKEY))
+    a.post_send(WorkRequest.read(2, REGION_BASE, RKEY, 600))
+    requests = _exchange(a, b, 0)
+    replies = _exchange(b, a, 0)
+    assert {parse_frame(frame).bth.pkey for frame in requests + replies} == {0x0123}
+    assert [c.status for c in a.take_completions()] == [CompletionStatus.SUCCESS] * 2
+    assert region.data[:600] == b"w" * 600
+    with pytest.raises(ValueError, match="16 bits"):
+        QpConfig(QPN_A, QPN_B, ENDPOINT_A, ENDPOINT_B, pkey=0x10000)
+
+
 def test_duplicate_read_is_executed_again_from_its_psn():
     a, b = make_pair(initial_psn_a=50)
     region = b.register_memory(RKEY, REGION_BASE, 4096, Access.REMOTE_READ)

@@ -13,6 +13,7 @@ roce_qp_context.v
 roce_responder.v
 roce_ack_latency.v
 generated/rdma_engine_csr.sv
+roce_rx_filter.v
 roce_rx_demux.v
 roce_segmenter.v
 roce_completion_queue.v

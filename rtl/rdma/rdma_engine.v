@@ -8,8 +8,9 @@
 `include "roce_defs.vh"
 `include "rdma_host_interface.vh"
 
-// Receive: roce_rx_parser -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK,
-// READ responses) to roce_requester. Transmit: the responder's ACKs and READ responses and the
+// Receive: roce_rx_parser -> roce_rx_filter (only frames for this node's address and partitions)
+// -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK, READ responses) to
+// roce_requester. Transmit: the responder's ACKs and READ responses and the
 // requester's requests (cut by roce_segmenter) each have a frame builder; whole frames share the
 // MAC through a round-robin multiplexer. Host memory (rdma_host_memory): seven DMA engines
 // (WRITE and SEND payloads in, READ response payloads out, READ data back in, request payloads
@@ -113,12 +114,15 @@ module rdma_engine #(
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
+// The P_Key table's entries: PKEY_0 to PKEY_3 in the registers
+localparam PKEY_ENTRIES = 4;
 
 // ---- Registers ----
 
 wire [12:0] pmtu_bytes;
 wire [31:0] local_mac_low, local_ip, qp_remote_mac_low, qp_remote_ip, mr_rkey, mr_base_low, mr_base_high, mr_length,
             qp_sq_base_low, qp_sq_base_high, cq_base_low, cq_base_high, qp_rq_base_low, qp_rq_base_high;
+wire [15:0] pkey_0, pkey_1, pkey_2, pkey_3;
 wire [15:0] local_mac_high, qp_remote_mac_high, qp_index, qp_udp_source_port, doorbell_producer_index, doorbell_qpn,
             cq_consumer_index, cq_producer_index, rq_doorbell_producer_index, rq_doorbell_qpn;
 wire [23:0] qp_remote_qpn, qp_expected_psn, qp_send_psn;
@@ -130,7 +134,7 @@ wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_vali
             mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
 
 // The event counters' slots, by name: each one's increment and its register are wired by the same name
-localparam COUNTERS = 28;
+localparam COUNTERS = 30;
 localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD = 2, COUNTER_TX_FRAMES = 3,
            COUNTER_TX_BYTES = 4, COUNTER_ACKS_SENT = 5, COUNTER_NAKS_SENT = 6, COUNTER_DUPLICATES = 7,
            COUNTER_SEQUENCE_DROPS = 8, COUNTER_UNKNOWN_QP_DROPS = 9, COUNTER_ACCESS_ERRORS = 10,
@@ -139,7 +143,7 @@ localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD =
            COUNTER_RETRIES = 18, COUNTER_ACKS_RECEIVED = 19, COUNTER_NAKS_RECEIVED = 20,
            COUNTER_RESPONSES_DROPPED = 21, COUNTER_COMPLETIONS = 22, COUNTER_COMPLETION_ERRORS = 23,
            COUNTER_DOORBELLS_REJECTED = 24, COUNTER_TX_BEATS = 25, COUNTER_RNR_NAKS_SENT = 26,
-           COUNTER_RNR_NAKS_RECEIVED = 27;
+           COUNTER_RNR_NAKS_RECEIVED = 27, COUNTER_DROPS_WRONG_ADDRESS = 28, COUNTER_DROPS_PKEY = 29;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -162,6 +166,8 @@ rdma_engine_csr csr_inst (
     .hwif_in_caps_data_bytes(DATA_BYTES_FIELD),
     .hwif_out_pmtu_bytes(pmtu_bytes), .hwif_out_local_mac_low_value(local_mac_low),
     .hwif_out_local_mac_high_value(local_mac_high), .hwif_out_local_ip_value(local_ip),
+    .hwif_out_pkey_0_value(pkey_0), .hwif_out_pkey_1_value(pkey_1), .hwif_out_pkey_2_value(pkey_2),
+    .hwif_out_pkey_3_value(pkey_3),
     .hwif_in_status_qp_ready(responder_qp_ready && requester_qp_ready),
     .hwif_out_qp_index_value(qp_index), .hwif_out_qp_remote_qpn_value(qp_remote_qpn),
     .hwif_out_qp_remote_mac_low_value(qp_remote_mac_low), .hwif_out_qp_remote_mac_high_value(qp_remote_mac_high),
@@ -209,6 +215,8 @@ rdma_engine_csr csr_inst (
     .hwif_in_tx_beats_value(counter_values[COUNTER_TX_BEATS*32 +: 32]), .hwif_in_tx_span_cycles_value(tx_span_cycles),
     .hwif_in_rnr_naks_sent_value(counter_values[COUNTER_RNR_NAKS_SENT*32 +: 32]),
     .hwif_in_rnr_naks_received_value(counter_values[COUNTER_RNR_NAKS_RECEIVED*32 +: 32]),
+    .hwif_in_drops_wrong_address_value(counter_values[COUNTER_DROPS_WRONG_ADDRESS*32 +: 32]),
+    .hwif_in_drops_pkey_value(counter_values[COUNTER_DROPS_PKEY*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -217,6 +225,9 @@ rdma_engine_csr csr_inst (
 );
 
 wire [47:0] local_mac = {local_mac_high, local_mac_low};
+wire [PKEY_ENTRIES*16-1:0] pkey_table = {pkey_3, pkey_2, pkey_1, pkey_0};
+// Every QP sends with table entry 0: the engine has no per-QP P_Key index (docs/rdma.md)
+wire [15:0] send_pkey = pkey_0;
 // A commit to an entry that does not exist is ignored, never folded onto another entry; a QP
 // commit while the context RAMs are still being cleared is ignored too (software polls
 // STATUS.qp_ready first).
@@ -234,13 +245,15 @@ always @(posedge clk) begin
     rq_doorbell_valid <= rq_doorbell_written && !rst;
 end
 
-// ---- Receive: parse, then requests to the responder and responses to the requester ----
+// ---- Receive: parse, keep only this node's frames, then requests to the responder and responses
+// to the requester ----
 
 wire        rx_hdr_valid, rx_hdr_ready, rx_hdr_ack_req;
 wire [7:0]  rx_hdr_opcode, rx_hdr_syndrome;
 wire [23:0] rx_hdr_dest_qp, rx_hdr_psn;
 wire [63:0] rx_hdr_va;
-wire [31:0] rx_hdr_rkey, rx_hdr_length, rx_hdr_immdt;
+wire [31:0] rx_hdr_rkey, rx_hdr_length, rx_hdr_immdt, rx_hdr_ip_dest;
+wire [15:0] rx_hdr_pkey;
 wire [12:0] rx_hdr_payload_bytes;
 wire [DATA_WIDTH-1:0] rx_payload_tdata;
 wire [KEEP_WIDTH-1:0] rx_payload_tkeep;
@@ -258,9 +271,9 @@ roce_rx_parser #(
     .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
     .pmtu_bytes(pmtu_bytes),
     .m_hdr_valid(rx_hdr_valid), .m_hdr_ready(rx_hdr_ready),
-    .m_hdr_eth_dest_mac(), .m_hdr_eth_src_mac(), .m_hdr_ip_source(), .m_hdr_ip_dest(), .m_hdr_ip_tos(),
+    .m_hdr_eth_dest_mac(), .m_hdr_eth_src_mac(), .m_hdr_ip_source(), .m_hdr_ip_dest(rx_hdr_ip_dest), .m_hdr_ip_tos(),
     .m_hdr_ip_ttl(), .m_hdr_udp_source_port(), .m_hdr_bth_opcode(rx_hdr_opcode), .m_hdr_bth_solicited(),
-    .m_hdr_bth_migreq(), .m_hdr_bth_pkey(), .m_hdr_bth_fecn(), .m_hdr_bth_becn(),
+    .m_hdr_bth_migreq(), .m_hdr_bth_pkey(rx_hdr_pkey), .m_hdr_bth_fecn(), .m_hdr_bth_becn(),
     .m_hdr_bth_dest_qp(rx_hdr_dest_qp), .m_hdr_bth_ack_req(rx_hdr_ack_req), .m_hdr_bth_psn(rx_hdr_psn),
     .m_hdr_reth_va(rx_hdr_va), .m_hdr_reth_rkey(rx_hdr_rkey), .m_hdr_reth_length(rx_hdr_length),
     .m_hdr_aeth_syndrome(rx_hdr_syndrome), .m_hdr_aeth_msn(), .m_hdr_immdt(rx_hdr_immdt),
@@ -276,14 +289,31 @@ roce_rx_parser #(
     .status_drop_overflow(drop_overflow)
 );
 
+wire accepted_hdr_valid, accepted_hdr_ready, accepted_payload_tvalid, accepted_payload_tready;
+wire drop_wrong_address, drop_pkey;
+
+roce_rx_filter #(
+    .PKEY_ENTRIES(PKEY_ENTRIES)
+) filter_inst (
+    .clk(clk), .rst(rst),
+    .local_ip(local_ip), .pkey_table(pkey_table),
+    .s_hdr_valid(rx_hdr_valid), .s_hdr_ready(rx_hdr_ready), .s_hdr_ip_dest(rx_hdr_ip_dest),
+    .s_hdr_bth_pkey(rx_hdr_pkey), .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_payload_tvalid(rx_payload_tvalid), .s_payload_tready(rx_payload_tready), .s_payload_tlast(rx_payload_tlast),
+    .m_hdr_valid(accepted_hdr_valid), .m_hdr_ready(accepted_hdr_ready),
+    .m_payload_tvalid(accepted_payload_tvalid), .m_payload_tready(accepted_payload_tready),
+    .status_drop_wrong_address(drop_wrong_address), .status_drop_pkey(drop_pkey)
+);
+
 wire request_hdr_valid, request_hdr_ready, request_payload_tvalid, request_payload_tready;
 wire response_hdr_valid, response_hdr_ready, response_payload_tvalid, response_payload_tready;
 
 roce_rx_demux demux_inst (
     .clk(clk), .rst(rst),
-    .s_hdr_valid(rx_hdr_valid), .s_hdr_ready(rx_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
+    .s_hdr_valid(accepted_hdr_valid), .s_hdr_ready(accepted_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
     .s_hdr_payload_bytes(rx_hdr_payload_bytes),
-    .s_payload_tvalid(rx_payload_tvalid), .s_payload_tready(rx_payload_tready), .s_payload_tlast(rx_payload_tlast),
+    .s_payload_tvalid(accepted_payload_tvalid), .s_payload_tready(accepted_payload_tready),
+    .s_payload_tlast(rx_payload_tlast),
     .m_request_hdr_valid(request_hdr_valid), .m_request_hdr_ready(request_hdr_ready),
     .m_request_payload_tvalid(request_payload_tvalid), .m_request_payload_tready(request_payload_tready),
     .m_response_hdr_valid(response_hdr_valid), .m_response_hdr_ready(response_hdr_ready),
@@ -567,7 +597,7 @@ roce_tx_builder #(
     .s_hdr_ip_source(responder_hdr_ip_source), .s_hdr_ip_dest(responder_hdr_ip_dest), .s_hdr_ip_tos(8'd0),
     .s_hdr_ip_ttl(8'd64), .s_hdr_udp_source_port(responder_hdr_udp_source_port),
     .s_hdr_bth_opcode(responder_hdr_opcode), .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0),
-    .s_hdr_bth_pkey(16'hFFFF), .s_hdr_bth_dest_qp(responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
+    .s_hdr_bth_pkey(send_pkey), .s_hdr_bth_dest_qp(responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
     .s_hdr_bth_psn(responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0), .s_hdr_reth_length(32'd0),
     .s_hdr_aeth_syndrome(responder_hdr_syndrome), .s_hdr_aeth_msn(responder_hdr_msn), .s_hdr_immdt(32'd0),
     .s_hdr_payload_bytes(responder_hdr_payload_bytes),
@@ -586,7 +616,7 @@ roce_tx_builder #(
     .s_hdr_eth_dest_mac(requester_hdr_eth_dest_mac), .s_hdr_eth_src_mac(local_mac),
     .s_hdr_ip_source(local_ip), .s_hdr_ip_dest(requester_hdr_ip_dest), .s_hdr_ip_tos(8'd0), .s_hdr_ip_ttl(8'd64),
     .s_hdr_udp_source_port(requester_hdr_udp_source_port), .s_hdr_bth_opcode(requester_hdr_opcode),
-    .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(16'hFFFF),
+    .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(send_pkey),
     .s_hdr_bth_dest_qp(requester_hdr_dest_qp), .s_hdr_bth_ack_req(requester_hdr_ack_req),
     .s_hdr_bth_psn(requester_hdr_psn), .s_hdr_reth_va(requester_hdr_reth_va), .s_hdr_reth_rkey(requester_hdr_reth_rkey),
     .s_hdr_reth_length(requester_hdr_reth_length), .s_hdr_aeth_syndrome(8'd0), .s_hdr_aeth_msn(24'd0),
@@ -689,6 +719,8 @@ assign counter_increments[COUNTER_DOORBELLS_REJECTED*8 +: 8] = {7'd0, event_door
 assign counter_increments[COUNTER_TX_BEATS*8 +: 8]           = {7'd0, tx_beat};
 assign counter_increments[COUNTER_RNR_NAKS_SENT*8 +: 8]      = {7'd0, event_rnr_nak_sent};
 assign counter_increments[COUNTER_RNR_NAKS_RECEIVED*8 +: 8]  = {7'd0, event_rnr_nak_received};
+assign counter_increments[COUNTER_DROPS_WRONG_ADDRESS*8 +: 8] = {7'd0, drop_wrong_address};
+assign counter_increments[COUNTER_DROPS_PKEY*8 +: 8]        = {7'd0, drop_pkey};
 
 event_counters #(
     .COUNT(COUNTERS),

@@ -96,9 +96,9 @@ class TB:
         self.events = await rdma.read_counters(self.registers)
         return self.events
 
-    def requester(self, first_psn: int) -> QueuePair:
+    def requester(self, first_psn: int, pkey: int = rdma.DEFAULT_PKEY) -> QueuePair:
         return QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=PMTU, initial_send_psn=first_psn,
-                                  local_ack_timeout=ACK_TIMEOUT_CODE))
+                                  local_ack_timeout=ACK_TIMEOUT_CODE, pkey=pkey))
 
     async def run(self, peer: QueuePair, expected_completions: int, limit_cycles: int = 2_000_000):
         """Move frames both ways until the peer has that many completions."""

@@ -15,7 +15,8 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import Opcode
+from dpuv.models.roce_packet import (AETH, BTH, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint, Opcode, RocePacket,
+                                     build_frame)
 from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, WireConfig
 from dpuv.drivers import rdma
@@ -51,10 +52,11 @@ class Requester:
         self.host = HostQueues(self.tb.registers, self.tb.memory.write, self.tb.memory.read)
         self.new_peer(0xFFFFF0)
 
-    def new_peer(self, first_psn: int) -> None:
+    def new_peer(self, first_psn: int, pkey: int = rdma.DEFAULT_PKEY) -> None:
         """A fresh model responder expecting `first_psn`, with its memory full of random bytes."""
         self.first_psn = first_psn
-        self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=self.pmtu, initial_expected_psn=first_psn))
+        self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=self.pmtu, initial_expected_psn=first_psn,
+                                       pkey=pkey))
         self.peer_memory = self.peer.register_memory(PEER_RKEY, PEER_BASE, PEER_BYTES,
                                                      Access.REMOTE_READ | Access.REMOTE_WRITE)
         self.peer_memory.data[:] = self.rng.randbytes(PEER_BYTES)
@@ -73,10 +75,13 @@ class Requester:
         await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
 
     async def run(self, work: list[tuple[WorkRequest, int]], limit_cycles: int = 3_000_000,
-                  hand_back: bool = True, expect: int | None = None) -> list[EngineCompletion]:
+                  hand_back: bool = True, expect: int | None = None,
+                  junk: list[bytes | None] = ()) -> list[EngineCompletion]:
         """Post `work` (request, local address) as the send queue has room, move frames, and reap
-        completions until every request (or `expect` completions in all) has completed."""
+        completions until every request (or `expect` completions in all) has completed. `junk`
+        frames are slipped onto the wire, one per loop (None: a loop without one)."""
         pending = list(work)
+        junk = list(junk)
         ring_entries = 1 << SQ_LOG_SIZE
         posted = 0
         start = self.tb.cycle
@@ -92,7 +97,7 @@ class Requester:
                 placed = True
             if placed:
                 await self.host.ring(DUT_QPN)
-            await self.tb.step([self.peer])
+            await self.tb.step([self.peer], junk.pop(0) if junk else None)
             self.received += self.peer.take_completions()
             if hand_back:
                 self.completions += await self.host.poll()
@@ -202,6 +207,44 @@ async def requests_complete_in_order_on_a_clean_wire(dut):
     assert events["requests_sent"] == packets
     assert events["acks_received"] > 0 and events["doorbells_rejected"] == 0
     dut._log.info("40 requests, %d payload bytes checked, %d request packets", checked, packets)
+
+
+@cocotb.test(timeout_time=35, timeout_unit="us")
+async def nak_forged_for_another_address_or_partition_is_ignored(dut):
+    """NAKs (remote access error) for the oldest request, from the peer's address and QP, arrive
+    while the engine's WRITEs are in flight: one for another IPv4 address, one in a partition the
+    engine is not in, one in the engine's partition but limited like its only table entry. Taken,
+    any would fail the oldest request and flush the rest; each is dropped and counted instead, and
+    every request completes once, successfully."""
+    rng = test_rng("forged naks")
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    limited_partition = 0x0321
+    await rdma.set_pkey_table(requester.tb.registers, (limited_partition,))
+    work = random_requests(rng, bytearray(LOCAL_BYTES), 8, requester.pmtu, 3 * requester.pmtu, kinds=("write",))
+    for request, local in work:
+        requester.tb.memory.write(local, request.data)
+
+    def forged_nak(destination: Endpoint, pkey: int) -> bytes:
+        bth = BTH(Opcode.ACKNOWLEDGE, DUT_QPN, requester.first_psn, pkey=pkey)
+        return build_frame(RocePacket(Addressing.between(PEER, destination), bth,
+                                      aeth=AETH(NAK_REMOTE_ACCESS_ERROR, 0)))
+
+    forged = {"wrong_address": forged_nak(Endpoint(DUT.mac, "10.0.0.9", DUT.udp_source_port), limited_partition | 0x8000),
+              "other_partition": forged_nak(DUT, 0x8777),
+              "limited_to_limited": forged_nak(DUT, limited_partition)}
+    # The peer answers in the engine's partition as a full member, so its real ACKs are taken
+    requester.new_peer(requester.first_psn, pkey=limited_partition | 0x8000)
+    # Spaced out, so that some arrive while the oldest request is still unacknowledged
+    junk = [frame for frame in forged.values() for _ in range(2) for frame in (None, None, frame)]
+    await requester.run(work, junk=junk)
+    await check_exactly_once(requester, work)
+    events = requester.tb.events
+    arrived = {kind: requester.tb.delivered.count(frame) for kind, frame in forged.items()}
+    assert arrived == {kind: 2 for kind in forged}, arrived
+    assert (events["drops_wrong_address"], events["drops_pkey"]) == (2, 4), events
+    assert (events["naks_received"], events["responses_dropped"], events["completion_errors"]) == (0, 0, 0), events
+    assert {packet.bth.pkey for packet in requester.tb.sent} == {limited_partition}
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")

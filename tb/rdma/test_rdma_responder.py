@@ -11,6 +11,7 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
+from dpuv.models.roce_packet import Endpoint
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -306,6 +307,126 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     assert (events["drops_icrc"], events["drops_malformed"], events["unknown_qp_drops"]) == \
         (arrived["icrc"], arrived["truncated"] + arrived["port"], arrived["stranger"]), (events, arrived)
     assert sum(arrived.values()) >= 12, f"the wire delivered too few junk frames to test anything: {arrived}"
+
+
+# P_Keys for the partition tests: bit 15 is full membership, bits 14:0 the partition
+LIMITED_PARTITION_0x123 = 0x0123
+FULL_PARTITION_0x123 = 0x8123
+LIMITED_PARTITION_0x456 = 0x0456
+# Where a frame the engine should have dropped would write (inside the region, so a WRITE that got
+# through would land there): nothing else writes it
+CANARY_OFFSET = REGION_BYTES // 2
+
+
+def random_writes(rng: random.Random, shadow: bytearray, slice_offset: int, slice_bytes: int,
+                  count: int) -> list[WorkRequest]:
+    """WRITEs of 0 to 2 PMTUs into one slice of the region, mirrored in `shadow`."""
+    requests = []
+    for wr_id in range(count):
+        length = rng.randint(0, 2 * PMTU)
+        offset = slice_offset + rng.randrange(0, slice_bytes - length + 1)
+        data = rng.randbytes(length)
+        requests.append(WorkRequest.write(wr_id, data, REGION_BASE + offset, RKEY))
+        shadow[offset:offset + length] = data
+    return requests
+
+
+def check_completions(completions, count: int) -> None:
+    assert sorted(c.wr_id for c in completions) == list(range(count)), "a work request completed twice or never"
+    assert all(c.status is CompletionStatus.SUCCESS for c in completions), completions
+
+
+@cocotb.test(timeout_time=90, timeout_unit="us")
+async def frames_for_other_addresses_or_partitions_are_dropped_and_counted(dut):
+    """The engine is 10.0.0.1 in partitions 0x7FFF (full, the default 0xFFFF), 0x456 (limited)
+    and 0x123 (full). Two peers write: one in the default partition, one a limited member of
+    0x123 (its P_Key matches table entry 2, a full one). Between their frames come WRITEs that copy
+    the first peer's QP numbers and PSNs, so each would execute if the engine took it, but are
+    for another IPv4 address, or carry a P_Key of no partition of the engine's, of 0x456 (limited
+    to limited), or 0x8000 (the invalid partition, which the empty entries must not match), or
+    both wrong. Each is dropped and counted once by its cause (a wrong address first); nothing is
+    answered, no PSN moves, the canary is never written, and every real WRITE lands once."""
+    rng = test_rng("isolation")
+    tb = TB(dut, rng)
+    await tb.reset()
+    first_psn = rng.getrandbits(24)
+    await tb.set_up(first_psn)
+    await rdma.set_pkey_table(tb.registers, (rdma.DEFAULT_PKEY, LIMITED_PARTITION_0x456, FULL_PARTITION_0x123))
+    limited_qpn, limited_peer_qpn = DUT_QPN + 1, PEER_QPN + 1
+    await rdma.create_qp(tb.registers, limited_qpn, limited_peer_qpn, PEER.mac, PEER.ip, DUT.udp_source_port,
+                         first_psn, pmtu=PMTU)
+    default_member = tb.requester(first_psn)
+    limited_member = QueuePair(QpConfig(limited_peer_qpn, limited_qpn, PEER, DUT, pmtu=PMTU,
+                                        initial_send_psn=first_psn, local_ack_timeout=ACK_TIMEOUT_CODE,
+                                        pkey=LIMITED_PARTITION_0x123))
+    shadow = bytearray(tb.memory.read(REGION_BASE, REGION_BYTES))
+    quarter, count = REGION_BYTES // 4, 12
+    for peer, slice_offset in ((default_member, 0), (limited_member, quarter)):
+        for request in random_writes(rng, shadow, slice_offset, quarter, count):
+            peer.post_send(request)
+
+    canary = rng.randbytes(64)
+    other_host = Endpoint(DUT.mac, "10.0.0.9", DUT.udp_source_port)
+
+    def impostor(destination: Endpoint, pkey: int) -> bytes:
+        """A WRITE ONLY with the default member's QPs and first PSN: it would execute at once."""
+        qp = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, destination, pmtu=PMTU, initial_send_psn=first_psn,
+                                pkey=pkey))
+        qp.post_send(WorkRequest.write(0, canary, REGION_BASE + CANARY_OFFSET, RKEY))
+        return qp.poll(0)[0]
+
+    impostors = {"wrong_address": impostor(other_host, rdma.DEFAULT_PKEY),
+                 "unknown_partition": impostor(DUT, 0x8777),
+                 "limited_to_limited": impostor(DUT, LIMITED_PARTITION_0x456),
+                 "invalid_partition": impostor(DUT, 0x8000),
+                 "wrong_address_and_partition": impostor(other_host, 0x8777)}
+    junk = [frame for frame in impostors.values() for _ in range(3)]
+    rng.shuffle(junk)
+    results = await tb.run_peers([default_member, limited_member], [count, count], junk=junk)
+    for completions in results:
+        check_completions(completions, count)
+    assert tb.memory.read(REGION_BASE + CANARY_OFFSET, len(canary)) != canary, "a dropped frame was executed"
+    assert tb.memory.read(REGION_BASE, REGION_BYTES) == bytes(shadow), "memory differs from the WRITEs"
+
+    arrived = {kind: tb.delivered.count(frame) for kind, frame in impostors.items()}
+    assert arrived == {kind: 3 for kind in impostors}, f"not every impostor reached the engine: {arrived}"
+    events = tb.events
+    dut._log.info("impostors %s; counters %s", arrived, events)
+    assert events["drops_wrong_address"] == arrived["wrong_address"] + arrived["wrong_address_and_partition"], events
+    assert events["drops_pkey"] == (arrived["unknown_partition"] + arrived["limited_to_limited"]
+                                    + arrived["invalid_partition"]), events
+    # Dropped before any QP saw them: no NAK, no PSN out of order, nothing taken for a duplicate
+    # (on this clean wire neither peer ever had to send a packet twice)
+    assert not default_member.counters.retries and not limited_member.counters.retries
+    assert (events["naks_sent"], events["sequence_drops"], events["duplicates"], events["drops_icrc"],
+            events["drops_malformed"], events["unknown_qp_drops"]) == (0, 0, 0, 0, 0, 0), events
+    assert {packet.bth.pkey for packet in tb.sent} == {rdma.DEFAULT_PKEY}, "the engine answers with table entry 0"
+
+
+@cocotb.test(timeout_time=35, timeout_unit="us")
+async def a_limited_member_talks_to_a_full_member(dut):
+    """The engine a limited member of partition 0x123 (its only table entry, so every frame it
+    sends carries 0x0123), the peer a full member: IBA lets them talk, one side being full, so
+    every WRITE and READ completes and nothing is dropped for its P_Key."""
+    rng = test_rng("limited")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    await rdma.set_pkey_table(tb.registers, (LIMITED_PARTITION_0x123,))
+    peer = tb.requester(0, pkey=FULL_PARTITION_0x123)
+    shadow = bytearray(tb.memory.read(REGION_BASE, REGION_BYTES))
+    requests = random_writes(rng, shadow, 0, REGION_BYTES // 2, 6)
+    read_offset = REGION_BYTES // 2
+    requests.append(WorkRequest.read(len(requests), REGION_BASE + read_offset, RKEY, PMTU + 5))
+    for request in requests:
+        peer.post_send(request)
+    completions = await tb.run(peer, len(requests))
+    check_completions(completions, len(requests))
+    read = {c.wr_id: c for c in completions}[requests[-1].wr_id]
+    assert read.data == bytes(shadow[read_offset:read_offset + PMTU + 5]), "READ returned other bytes"
+    assert tb.memory.read(REGION_BASE, REGION_BYTES) == bytes(shadow), "memory differs from the WRITEs"
+    assert (tb.events["drops_pkey"], tb.events["drops_wrong_address"]) == (0, 0), tb.events
+    assert {packet.bth.pkey for packet in tb.sent} == {LIMITED_PARTITION_0x123}, "the engine sends table entry 0"
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")

@@ -36,6 +36,10 @@ module rdma_engine_csr (
         output logic [15:0] hwif_out_local_mac_high_value,
         output logic [31:0] hwif_out_local_ip_value,
         input wire hwif_in_status_qp_ready,
+        output logic [15:0] hwif_out_pkey_0_value,
+        output logic [15:0] hwif_out_pkey_1_value,
+        output logic [15:0] hwif_out_pkey_2_value,
+        output logic [15:0] hwif_out_pkey_3_value,
         output logic [15:0] hwif_out_qp_index_value,
         output logic [23:0] hwif_out_qp_remote_qpn_value,
         output logic [31:0] hwif_out_qp_remote_mac_low_value,
@@ -113,7 +117,9 @@ module rdma_engine_csr (
         input wire [31:0] hwif_in_tx_beats_value,
         input wire [31:0] hwif_in_tx_span_cycles_value,
         input wire [31:0] hwif_in_rnr_naks_sent_value,
-        input wire [31:0] hwif_in_rnr_naks_received_value
+        input wire [31:0] hwif_in_rnr_naks_received_value,
+        input wire [31:0] hwif_in_drops_wrong_address_value,
+        input wire [31:0] hwif_in_drops_pkey_value
     );
 
     //--------------------------------------------------------------------------
@@ -321,6 +327,10 @@ module rdma_engine_csr (
     logic decoded_reg_strb_local_mac_high;
     logic decoded_reg_strb_local_ip;
     logic decoded_reg_strb_status;
+    logic decoded_reg_strb_pkey_0;
+    logic decoded_reg_strb_pkey_1;
+    logic decoded_reg_strb_pkey_2;
+    logic decoded_reg_strb_pkey_3;
     logic decoded_reg_strb_qp_index;
     logic decoded_reg_strb_qp_remote_qpn;
     logic decoded_reg_strb_qp_remote_mac_low;
@@ -385,6 +395,8 @@ module rdma_engine_csr (
     logic decoded_reg_strb_tx_span_cycles;
     logic decoded_reg_strb_rnr_naks_sent;
     logic decoded_reg_strb_rnr_naks_received;
+    logic decoded_reg_strb_drops_wrong_address;
+    logic decoded_reg_strb_drops_pkey;
     logic decoded_err;
 
     logic decoded_req;
@@ -429,6 +441,18 @@ module rdma_engine_csr (
         decoded_reg_strb_status = cpuif_req_masked & (cpuif_addr == 12'h20) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h20);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h20) & !cpuif_req_is_wr;
+        decoded_reg_strb_pkey_0 = cpuif_req_masked & (cpuif_addr == 12'h24);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h24);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h24);
+        decoded_reg_strb_pkey_1 = cpuif_req_masked & (cpuif_addr == 12'h28);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h28);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h28);
+        decoded_reg_strb_pkey_2 = cpuif_req_masked & (cpuif_addr == 12'h2c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h2c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h2c);
+        decoded_reg_strb_pkey_3 = cpuif_req_masked & (cpuif_addr == 12'h30);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h30);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h30);
         decoded_reg_strb_qp_index = cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h40);
@@ -621,6 +645,12 @@ module rdma_engine_csr (
         decoded_reg_strb_rnr_naks_received = cpuif_req_masked & (cpuif_addr == 12'h190) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h190);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h190) & !cpuif_req_is_wr;
+        decoded_reg_strb_drops_wrong_address = cpuif_req_masked & (cpuif_addr == 12'h194) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h194);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h194) & !cpuif_req_is_wr;
+        decoded_reg_strb_drops_pkey = cpuif_req_masked & (cpuif_addr == 12'h198) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h198);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h198) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -651,6 +681,22 @@ module rdma_engine_csr (
     logic [31:0] field_storage_local_ip_value_value;
     logic [31:0] field_combo_local_ip_value_next;
     logic field_combo_local_ip_value_load_next;
+    // Field: rdma_engine.PKEY_0.value
+    logic [15:0] field_storage_pkey_0_value_value;
+    logic [15:0] field_combo_pkey_0_value_next;
+    logic field_combo_pkey_0_value_load_next;
+    // Field: rdma_engine.PKEY_1.value
+    logic [15:0] field_storage_pkey_1_value_value;
+    logic [15:0] field_combo_pkey_1_value_next;
+    logic field_combo_pkey_1_value_load_next;
+    // Field: rdma_engine.PKEY_2.value
+    logic [15:0] field_storage_pkey_2_value_value;
+    logic [15:0] field_combo_pkey_2_value_next;
+    logic field_combo_pkey_2_value_load_next;
+    // Field: rdma_engine.PKEY_3.value
+    logic [15:0] field_storage_pkey_3_value_value;
+    logic [15:0] field_combo_pkey_3_value_next;
+    logic field_combo_pkey_3_value_load_next;
     // Field: rdma_engine.QP_INDEX.value
     logic [15:0] field_storage_qp_index_value_value;
     logic [15:0] field_combo_qp_index_value_next;
@@ -886,6 +932,86 @@ module rdma_engine_csr (
         end
     end
     assign hwif_out_local_ip_value = field_storage_local_ip_value_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_pkey_0_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_pkey_0 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_pkey_0_value_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_pkey_0_value_next = next_c;
+        field_combo_pkey_0_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_pkey_0_value_value <= 16'hffff;
+        end else if(field_combo_pkey_0_value_load_next) begin
+            field_storage_pkey_0_value_value <= field_combo_pkey_0_value_next;
+        end
+    end
+    assign hwif_out_pkey_0_value = field_storage_pkey_0_value_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_pkey_1_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_pkey_1 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_pkey_1_value_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_pkey_1_value_next = next_c;
+        field_combo_pkey_1_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_pkey_1_value_value <= 16'h0;
+        end else if(field_combo_pkey_1_value_load_next) begin
+            field_storage_pkey_1_value_value <= field_combo_pkey_1_value_next;
+        end
+    end
+    assign hwif_out_pkey_1_value = field_storage_pkey_1_value_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_pkey_2_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_pkey_2 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_pkey_2_value_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_pkey_2_value_next = next_c;
+        field_combo_pkey_2_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_pkey_2_value_value <= 16'h0;
+        end else if(field_combo_pkey_2_value_load_next) begin
+            field_storage_pkey_2_value_value <= field_combo_pkey_2_value_next;
+        end
+    end
+    assign hwif_out_pkey_2_value = field_storage_pkey_2_value_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_pkey_3_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_pkey_3 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_pkey_3_value_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_pkey_3_value_next = next_c;
+        field_combo_pkey_3_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_pkey_3_value_value <= 16'h0;
+        end else if(field_combo_pkey_3_value_load_next) begin
+            field_storage_pkey_3_value_value <= field_combo_pkey_3_value_next;
+        end
+    end
+    assign hwif_out_pkey_3_value = field_storage_pkey_3_value_value;
     always @(*) begin
         logic [15:0] next_c;
         logic load_next_c;
@@ -1692,7 +1818,7 @@ always @(*) begin
             readback_data_var[31:0] = 32'h52444d41;
         end
         if(rd_mux_addr == 12'h4) begin
-            readback_data_var[31:0] = 32'h20000;
+            readback_data_var[31:0] = 32'h20001;
         end
         if(rd_mux_addr == 12'h8) begin
             readback_data_var[31:0] = hwif_in_block_next_address;
@@ -1716,6 +1842,18 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h20) begin
             readback_data_var[0] = hwif_in_status_qp_ready;
+        end
+        if(rd_mux_addr == 12'h24) begin
+            readback_data_var[15:0] = field_storage_pkey_0_value_value;
+        end
+        if(rd_mux_addr == 12'h28) begin
+            readback_data_var[15:0] = field_storage_pkey_1_value_value;
+        end
+        if(rd_mux_addr == 12'h2c) begin
+            readback_data_var[15:0] = field_storage_pkey_2_value_value;
+        end
+        if(rd_mux_addr == 12'h30) begin
+            readback_data_var[15:0] = field_storage_pkey_3_value_value;
         end
         if(rd_mux_addr == 12'h40) begin
             readback_data_var[15:0] = field_storage_qp_index_value_value;
@@ -1909,6 +2047,12 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h190) begin
             readback_data_var[31:0] = hwif_in_rnr_naks_received_value;
+        end
+        if(rd_mux_addr == 12'h194) begin
+            readback_data_var[31:0] = hwif_in_drops_wrong_address_value;
+        end
+        if(rd_mux_addr == 12'h198) begin
+            readback_data_var[31:0] = hwif_in_drops_pkey_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

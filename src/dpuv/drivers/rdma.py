@@ -9,7 +9,7 @@ against a board."""
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -23,6 +23,11 @@ BLOCK = rdma_engine.BLOCK
 # in address order: the register map is their one list
 COUNTER_WINDOW = BLOCK["RX_FRAMES"].offset
 COUNTERS = tuple(register.name for register in BLOCK.registers if register.offset >= COUNTER_WINDOW)
+
+# The P_Key table (PKEY_0, PKEY_1, ...) in entry order, and the default partition entry 0 holds
+# after reset; an entry whose bits 14:0 are zero is empty
+PKEY_TABLE = tuple(register.name for register in BLOCK.registers if register.name.startswith("PKEY_"))
+DEFAULT_PKEY = BLOCK["PKEY_0"].field("value").reset
 
 # The layouts and codes of the host-memory structures: rtl/rdma/host_interface.toml
 WQE_BYTES = SEND_WQE.size
@@ -79,12 +84,24 @@ class EngineCompletion:
                    fields["immediate"] if fields["immediate_valid"] else None)
 
 
-async def set_up(window: BlockWindow, mac: str, ip: str, max_pmtu: int = 4096) -> None:
-    """The engine's own addresses, and the largest PMTU its receiver accepts."""
+async def set_up(window: BlockWindow, mac: str, ip: str, max_pmtu: int = 4096,
+                 pkeys: Sequence[int] = (DEFAULT_PKEY,)) -> None:
+    """The engine's own addresses (it acts only on frames for `ip`), the largest PMTU its receiver
+    accepts, and its P_Key table (set_pkey_table)."""
     await window.write_register("PMTU", max_pmtu)
     await window.write_register("LOCAL_MAC_LOW", _mac(mac) & 0xFFFFFFFF)
     await window.write_register("LOCAL_MAC_HIGH", _mac(mac) >> 32)
     await window.write_register("LOCAL_IP", int(ipaddress.IPv4Address(ip)))
+    await set_pkey_table(window, pkeys)
+
+
+async def set_pkey_table(window: BlockWindow, pkeys: Sequence[int]) -> None:
+    """The partitions the engine is a member of: `pkeys` fill the table from entry 0 and the rest
+    is emptied. A frame is accepted if its P_Key matches any entry; the engine sends `pkeys[0]`."""
+    if not 1 <= len(pkeys) <= len(PKEY_TABLE) or not all(0 <= pkey <= 0xFFFF for pkey in pkeys):
+        raise ValueError(f"{pkeys} is not 1 to {len(PKEY_TABLE)} 16-bit P_Keys")
+    for name, pkey in zip(PKEY_TABLE, tuple(pkeys) + (0,) * (len(PKEY_TABLE) - len(pkeys))):
+        await window.write_register(name, pkey)
 
 
 async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,

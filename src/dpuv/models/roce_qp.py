@@ -21,6 +21,10 @@ access, bounds) and refused with NAK remote access error. SEND and WRITE with im
 posted receive; with none posted the answer is an RNR NAK. ACKs are sent for packets with AckReq
 and coalesced: several ACKs waiting in a row leave as the newest one.
 
+Every frame it sends carries the P_Key of its configuration. Of the frames it receives it checks
+only the destination QP, not the IPv4 destination or the P_Key: as a test peer it must hear an
+engine whatever partition the engine answers in.
+
 Buffers are byte strings carried by work requests and completions rather than scatter/gather
 lists; remote memory is the registered regions. Time is the caller's integer nanoseconds.
 """
@@ -182,12 +186,15 @@ class QpConfig:
     min_rnr_timer: int = 1          # RNR timer code this QP's responder asks for in its RNR NAKs
     max_unacked_psns: int = 128     # the requester sends no further than this past the oldest unacked PSN
     ack_request_interval: int = 32  # AckReq on PSNs one below a multiple of this, besides message ends
+    pkey: int = 0xFFFF              # the P_Key every frame it sends carries (the default partition)
 
     def __post_init__(self) -> None:
         check_pmtu(self.pmtu)
         for name in ("qpn", "remote_qpn", "initial_send_psn", "initial_expected_psn"):
             if not 0 <= getattr(self, name) < PSN_MODULUS:
                 raise ValueError(f"{name} {getattr(self, name)} is not 24 bits")
+        if not 0 <= self.pkey <= 0xFFFF:
+            raise ValueError(f"P_Key {self.pkey:#x} is not 16 bits")
         if not (0 <= self.retry_count <= 7 and 0 <= self.rnr_retry <= 7 and 0 <= self.min_rnr_timer < 32):
             raise ValueError("retry_count and rnr_retry are 3 bits, min_rnr_timer 5 bits")
         local_ack_timeout_ns(self.local_ack_timeout)
@@ -405,7 +412,7 @@ class QueuePair:
         request, skipped = work.request, index * self.config.pmtu
         reth = RETH(request.remote_address + skipped, request.rkey, request.length - skipped)
         psn = psn_add(work.first_psn, index)
-        bth = BTH(Opcode.RDMA_READ_REQUEST, self.config.remote_qpn, psn, ack_req=True)
+        bth = BTH(Opcode.RDMA_READ_REQUEST, self.config.remote_qpn, psn, ack_req=True, pkey=self.config.pkey)
         return RocePacket(self._addressing, bth, reth=reth)
 
     def _message_packet(self, work: _SendWork, index: int) -> RocePacket:
@@ -418,7 +425,7 @@ class QueuePair:
         reth = RETH(request.remote_address, request.rkey, request.length) if info.has_reth else None
         immdt = ImmDt(request.imm) if info.has_immdt else None
         payload = request.data[segment.offset:segment.offset + segment.length]
-        bth = BTH(segment.opcode, self.config.remote_qpn, psn, ack_req=ack_req)
+        bth = BTH(segment.opcode, self.config.remote_qpn, psn, ack_req=ack_req, pkey=self.config.pkey)
         return RocePacket(self._addressing, bth, reth=reth, immdt=immdt, payload=payload)
 
     def _outstanding(self) -> bool:
@@ -589,7 +596,7 @@ class QueuePair:
             self._responses.append(_PendingAck(ACK_UNLIMITED_CREDIT, psn, self._msn))
 
     def _build_response(self, ack: _PendingAck) -> bytes:
-        bth = BTH(Opcode.ACKNOWLEDGE, self.config.remote_qpn, ack.psn)
+        bth = BTH(Opcode.ACKNOWLEDGE, self.config.remote_qpn, ack.psn, pkey=self.config.pkey)
         return build_frame(RocePacket(self._addressing, bth, aeth=AETH(ack.syndrome, ack.msn)))
 
     def _fail_request(self, syndrome: int, psn: int,
@@ -700,7 +707,7 @@ class QueuePair:
         data = region.read(reth.virtual_address, reth.dma_length) if region else b""
         for index, segment in enumerate(segment_message(Operation.RDMA_READ_RESPONSE, reth.dma_length,
                                                         self.config.pmtu)):
-            bth = BTH(segment.opcode, self.config.remote_qpn, psn_add(first_psn, index))
+            bth = BTH(segment.opcode, self.config.remote_qpn, psn_add(first_psn, index), pkey=self.config.pkey)
             aeth = AETH(ACK_UNLIMITED_CREDIT, self._msn) if OPCODE_INFO[segment.opcode].has_aeth else None
             payload = data[segment.offset:segment.offset + segment.length]
             self._responses.append(build_frame(RocePacket(self._addressing, bth, aeth=aeth, payload=payload)))

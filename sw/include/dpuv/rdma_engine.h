@@ -16,11 +16,11 @@ extern "C" {
 #define BLOCK_TYPE_REG_ID_72CB2C84__ID_bw 32
 #define BLOCK_TYPE_REG_ID_72CB2C84__ID_reset 0x52444d41
 
-// reg - block_version_reg_version_77ebfb65
-#define BLOCK_VERSION_REG_VERSION_77EBFB65__VERSION_bm 0xffffffff
-#define BLOCK_VERSION_REG_VERSION_77EBFB65__VERSION_bp 0
-#define BLOCK_VERSION_REG_VERSION_77EBFB65__VERSION_bw 32
-#define BLOCK_VERSION_REG_VERSION_77EBFB65__VERSION_reset 0x20000
+// reg - block_version_reg_version_7b493277
+#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_bm 0xffffffff
+#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_bp 0
+#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_bw 32
+#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_reset 0x20001
 
 // reg - block_next_reg
 #define BLOCK_NEXT_REG__ADDRESS_bm 0xffffffff
@@ -66,6 +66,30 @@ extern "C" {
 #define RDMA_ENGINE__STATUS__QP_READY_bm 0x1
 #define RDMA_ENGINE__STATUS__QP_READY_bp 0
 #define RDMA_ENGINE__STATUS__QP_READY_bw 1
+
+// reg - rdma_pkey_reg_value_d85159d6_desc_75b5249e
+#define RDMA_PKEY_REG_VALUE_D85159D6_DESC_75B5249E__VALUE_bm 0xffff
+#define RDMA_PKEY_REG_VALUE_D85159D6_DESC_75B5249E__VALUE_bp 0
+#define RDMA_PKEY_REG_VALUE_D85159D6_DESC_75B5249E__VALUE_bw 16
+#define RDMA_PKEY_REG_VALUE_D85159D6_DESC_75B5249E__VALUE_reset 0xffff
+
+// reg - rdma_pkey_reg_desc_1fe546fa
+#define RDMA_PKEY_REG_DESC_1FE546FA__VALUE_bm 0xffff
+#define RDMA_PKEY_REG_DESC_1FE546FA__VALUE_bp 0
+#define RDMA_PKEY_REG_DESC_1FE546FA__VALUE_bw 16
+#define RDMA_PKEY_REG_DESC_1FE546FA__VALUE_reset 0x0
+
+// reg - rdma_pkey_reg_desc_fd88bde2
+#define RDMA_PKEY_REG_DESC_FD88BDE2__VALUE_bm 0xffff
+#define RDMA_PKEY_REG_DESC_FD88BDE2__VALUE_bp 0
+#define RDMA_PKEY_REG_DESC_FD88BDE2__VALUE_bw 16
+#define RDMA_PKEY_REG_DESC_FD88BDE2__VALUE_reset 0x0
+
+// reg - rdma_pkey_reg_desc_73ea9219
+#define RDMA_PKEY_REG_DESC_73EA9219__VALUE_bm 0xffff
+#define RDMA_PKEY_REG_DESC_73EA9219__VALUE_bp 0
+#define RDMA_PKEY_REG_DESC_73EA9219__VALUE_bw 16
+#define RDMA_PKEY_REG_DESC_73EA9219__VALUE_reset 0x0
 
 // reg - rdma_engine::QP_INDEX
 #define RDMA_ENGINE__QP_INDEX__VALUE_bm 0xffff
@@ -286,10 +310,10 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_CBA3F6E0__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_CBA3F6E0__VALUE_bw 32
 
-// reg - rdma_counter_reg_desc_1477dbc6
-#define RDMA_COUNTER_REG_DESC_1477DBC6__VALUE_bm 0xffffffff
-#define RDMA_COUNTER_REG_DESC_1477DBC6__VALUE_bp 0
-#define RDMA_COUNTER_REG_DESC_1477DBC6__VALUE_bw 32
+// reg - rdma_counter_reg_desc_44e13f90
+#define RDMA_COUNTER_REG_DESC_44E13F90__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_44E13F90__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_44E13F90__VALUE_bw 32
 
 // reg - rdma_counter_reg_desc_440b2b7d
 #define RDMA_COUNTER_REG_DESC_440B2B7D__VALUE_bm 0xffffffff
@@ -461,6 +485,16 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_E6F01958__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_E6F01958__VALUE_bw 32
 
+// reg - rdma_counter_reg_desc_7e77f19a
+#define RDMA_COUNTER_REG_DESC_7E77F19A__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_7E77F19A__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_7E77F19A__VALUE_bw 32
+
+// reg - rdma_counter_reg_desc_92eae476
+#define RDMA_COUNTER_REG_DESC_92EAE476__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_92EAE476__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_92EAE476__VALUE_bw 32
+
 // addrmap - rdma_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -472,7 +506,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t LOCAL_MAC_HIGH;
     uint32_t LOCAL_IP;
     uint32_t STATUS;
-    uint8_t RESERVED_24_3f[0x1c];
+    uint32_t PKEY_0;
+    uint32_t PKEY_1;
+    uint32_t PKEY_2;
+    uint32_t PKEY_3;
+    uint8_t RESERVED_34_3f[0xc];
     uint32_t QP_INDEX;
     uint32_t QP_REMOTE_QPN;
     uint32_t QP_REMOTE_MAC_LOW;
@@ -541,10 +579,12 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t TX_SPAN_CYCLES;
     uint32_t RNR_NAKS_SENT;
     uint32_t RNR_NAKS_RECEIVED;
+    uint32_t DROPS_WRONG_ADDRESS;
+    uint32_t DROPS_PKEY;
 } rdma_engine_t;
 
 
-static_assert(sizeof(rdma_engine_t) == 0x194, "Packing error");
+static_assert(sizeof(rdma_engine_t) == 0x19c, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@ REGISTERS = (
     Register(
         'BLOCK_VERSION', 0x0004, 32,
         (
-            Field('version', 0, 32, 'r', 0x20000),
+            Field('version', 0, 32, 'r', 0x20001),
         ),
         'Register-map version of this block: major in [31:16], minor in [15:0].',
     ),
@@ -67,6 +67,34 @@ REGISTERS = (
             Field('qp_ready', 0, 1, 'r', None),
         ),
         '',
+    ),
+    Register(
+        'PKEY_0', 0x0024, 32,
+        (
+            Field('value', 0, 16, 'rw', 0xffff),
+        ),
+        "P_Key table entry 0, the default partition 0xFFFF after reset: every request and response the engine sends carries it. A received frame is accepted if its P_Key matches any entry (same bits 14:0, not zero, and bit 15 set in the frame's or the entry's); the rest are dropped and counted in DROPS_PKEY.",
+    ),
+    Register(
+        'PKEY_1', 0x0028, 32,
+        (
+            Field('value', 0, 16, 'rw', 0x0),
+        ),
+        'P_Key table entry 1; 0 (empty) after reset.',
+    ),
+    Register(
+        'PKEY_2', 0x002c, 32,
+        (
+            Field('value', 0, 16, 'rw', 0x0),
+        ),
+        'P_Key table entry 2; 0 (empty) after reset.',
+    ),
+    Register(
+        'PKEY_3', 0x0030, 32,
+        (
+            Field('value', 0, 16, 'rw', 0x0),
+        ),
+        'P_Key table entry 3; 0 (empty) after reset.',
     ),
     Register(
         'QP_INDEX', 0x0040, 32,
@@ -288,7 +316,7 @@ REGISTERS = (
         (
             Field('value', 0, 32, 'r', None),
         ),
-        'Frames the parser passed on to the responder.',
+        "Frames that passed the parser's checks; those then dropped for their address or P_Key are counted again in DROPS_WRONG_ADDRESS and DROPS_PKEY.",
     ),
     Register(
         'TX_FRAMES', 0x010c, 32,
@@ -528,6 +556,20 @@ REGISTERS = (
         ),
         'RNR NAKs the requester took (each waits its timer, then sends again).',
     ),
+    Register(
+        'DROPS_WRONG_ADDRESS', 0x0194, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        "Frames dropped, never answered, because their IPv4 destination is not LOCAL_IP (checked after the ICRC and the parser's checks).",
+    ),
+    Register(
+        'DROPS_PKEY', 0x0198, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Frames for LOCAL_IP dropped, never answered, because their P_Key matches no PKEY_* entry.',
+    ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020000, 0x194, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020001, 0x19c, REGISTERS)
