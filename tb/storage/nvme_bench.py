@@ -134,6 +134,12 @@ class TB:
         region, offset = self._region(address, length)
         return bytes(region[offset:offset + length])
 
+    def read_prp_pair(self, prp1: int, prp2: int, length: int) -> bytes:
+        """The bytes of a transfer of at most two pages, as the controller writes one without a
+        PRP list: PRP1 from its offset to its page's end, PRP2 for the rest."""
+        first = min(length, 4096 - prp1 % 4096)
+        return self.read_memory(prp1, first) + (self.read_memory(prp2, length - first) if first < length else b"")
+
     async def admin_queue(self, entries: int) -> AdminQueue:
         """Reset, admin queues of `entries` in host memory, enable: the driver's start-up."""
         queue = AdminQueue(self.host, self.write_memory, self.read_memory, self.memory_base,

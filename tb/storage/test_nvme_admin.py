@@ -174,8 +174,7 @@ async def identify_writes_its_structures_where_the_prps_point(dut):
         failed = (answer.status_type, answer.status_code) != (0, 0)
         assert (done.cid, done.status_code, done.do_not_retry) == (cid, answer.status_code, failed)
         if answer.data:
-            first = 4096 - (prp1 & 0xFFF)
-            written = tb.read_memory(prp1, first) + (tb.read_memory(prp2, 4096 - first) if first < 4096 else b"")
+            written = tb.read_prp_pair(prp1, prp2, len(answer.data))
             assert written == answer.data, f"CID {cid}: the structure differs at byte " \
                 f"{next(i for i, (a, b) in enumerate(zip(written, answer.data)) if a != b)}"
         else:

@@ -182,25 +182,7 @@ async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
         for entry in submitted[pair.qid]:
             pair.place(entry)
         await pair.ring()
-    # Disable once some commands have completed
-    posted = {pair.qid: [] for pair in pairs}
-    for _ in range(2000):
-        for pair in pairs:
-            posted[pair.qid] += await pair.reap(ring_head=False)
-        if sum(map(len, posted.values())) >= 8:
-            break
-        await ClockCycles(dut.user_clk, 8)
-    await tb.bar.write_dword(CC, 0)
-    await tb.host.wait_status(CSTS_RDY, 0)
-    for pair in pairs:
-        posted[pair.qid] += await pair.reap(ring_head=False)
-    done = [(qid, completion) for qid, completions in posted.items() for completion in completions]
-    assert 8 <= len(done) < len(expected), f"{len(done)} of {len(expected)} completed: not mid-traffic"
-    for qid, completion in done:
-        key = (qid, completion.cid)
-        assert completion.sq_id == qid and key in expected and completion.status_code == expected[key], completion
-        for address, data in read_back.get(key, []):
-            assert tb.read_memory(address, len(data)) == data, f"completed Read {key} data at {address:#x} differs"
+    done = await disable_once_some_complete(tb, pairs, expected, read_back, 8, poll_cycles=8)
     dut._log.info("CC.EN cleared after %d of %d commands completed; RDY cleared", len(done), len(expected))
     # Start again from scratch: the namespace and the model afresh
     admin = await tb.admin_queue(16)
@@ -208,6 +190,32 @@ async def disabling_in_the_middle_of_traffic_resets_cleanly(dut):
     model = tb.fill_namespace(rng)
     commands, checked = await random_round(tb, pairs, model, rng, COMMANDS_PER_ROUND)
     dut._log.info("after the reset: %d commands, %d read bytes and the namespace checked", commands, checked)
+
+
+async def disable_once_some_complete(tb: TB, pairs, expected: dict, read_back: dict, at_least: int,
+                                     poll_cycles: int) -> list:
+    """CC.EN cleared once `at_least` of the commands rung have completed; once CSTS.RDY clears,
+    every completion posted is its command's (status as `expected` says, a Read's data as
+    `read_back` holds) and some commands never ran. Returns the (SQID, completion) pairs posted."""
+    posted = {pair.qid: [] for pair in pairs}
+    for _ in range(2000):
+        for pair in pairs:
+            posted[pair.qid] += await pair.reap(ring_head=False)
+        if sum(map(len, posted.values())) >= at_least:
+            break
+        await ClockCycles(tb.dut.user_clk, poll_cycles)
+    await tb.bar.write_dword(CC, 0)
+    await tb.host.wait_status(CSTS_RDY, 0)
+    for pair in pairs:
+        posted[pair.qid] += await pair.reap(ring_head=False)
+    done = [(qid, completion) for qid, completions in posted.items() for completion in completions]
+    assert at_least <= len(done) < len(expected), f"{len(done)} of {len(expected)} completed: not mid-traffic"
+    for qid, completion in done:
+        key = (qid, completion.cid)
+        assert completion.sq_id == qid and key in expected and completion.status_code == expected[key], completion
+        for address, data in read_back.get(key, []):
+            assert tb.read_memory(address, len(data)) == data, f"completed Read {key} data at {address:#x} differs"
+    return done
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")
@@ -235,24 +243,8 @@ async def disabling_while_reads_stream_lets_the_read_in_hand_finish(dut):
         pair.place(entry)
     for pair in pairs:
         await pair.ring()
-    posted = {pair.qid: [] for pair in pairs}
-    for _ in range(2000):
-        for pair in pairs:
-            posted[pair.qid] += await pair.reap(ring_head=False)
-        if sum(map(len, posted.values())) >= 3:
-            break
-        await ClockCycles(dut.user_clk, 4)
-    await tb.bar.write_dword(CC, 0)
-    await tb.host.wait_status(CSTS_RDY, 0)
-    for pair in pairs:
-        posted[pair.qid] += await pair.reap(ring_head=False)
-    done = [(qid, completion) for qid, completions in posted.items() for completion in completions]
-    assert 3 <= len(done) < len(expected), f"{len(done)} of {len(expected)} completed: not mid-traffic"
-    for qid, completion in done:
-        key = (qid, completion.cid)
-        assert completion.sq_id == qid and expected.get(key) == completion.status_code == 0, completion
-        for address, data in read_back[key]:
-            assert tb.read_memory(address, len(data)) == data, f"completed Read {key} data at {address:#x} differs"
+    assert set(expected.values()) == {0}, "every Read is one the model completes"
+    await disable_once_some_complete(tb, pairs, expected, read_back, 3, poll_cycles=4)
     admin = await tb.admin_queue(16)
     pairs = await tb.create_io_pairs(admin, 4, 8)
     submitted = {pair.qid: [nvme_nvm.io_command(nvme_nvm.OP_READ, 0x700 + pair.qid, pair.qid * blocks, blocks,

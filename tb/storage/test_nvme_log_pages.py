@@ -9,9 +9,12 @@ FUSE and PSDT refused for admin and NVM commands with nothing executed."""
 
 from __future__ import annotations
 
+import struct
+
 import cocotb
 from cocotb.triggers import ClockCycles
 
+from dpuv.drivers.nvme import execute
 from dpuv.models import nvme_admin, nvme_nvm
 from dpuv.models.nvme_admin import AdminModel, get_log_page, status_field, submission
 from dpuv.tb.testbench import build_parameters, test_rng
@@ -37,17 +40,14 @@ def record_completion(model: AdminModel, completion) -> None:
 async def admin_command(tb: TB, queue, model: AdminModel, entry: bytes):
     """One admin command: submitted, reaped, checked against the model's answer (and its data,
     if any, where PRP1 and PRP2 point), and its error recorded."""
-    await queue.submit(entry)
-    [done] = await tb.reap(queue, 1)
+    done = await execute(queue, entry)
     answer = model.answer(entry)
-    assert (done.cid, done.result, done.status_type, done.status_code) == \
-        (int.from_bytes(entry[2:4], "little"), answer.result, answer.status_type, answer.status_code), (done, answer)
+    assert (done.result, done.status_type, done.status_code) == \
+        (answer.result, answer.status_type, answer.status_code), (done, answer)
     record_completion(model, done)
     if answer.data and answer.succeeded:
-        prp1, prp2 = int.from_bytes(entry[24:32], "little"), int.from_bytes(entry[32:40], "little")
-        first = min(len(answer.data), 4096 - prp1 % 4096)
-        written = tb.read_memory(prp1, first) + (tb.read_memory(prp2, len(answer.data) - first)
-                                                 if first < len(answer.data) else b"")
+        prp1, prp2 = struct.unpack_from("<QQ", entry, 24)
+        written = tb.read_prp_pair(prp1, prp2, len(answer.data))
         if written != answer.data:
             where = next(index for index, (a, b) in enumerate(zip(written, answer.data)) if a != b)
             raise AssertionError(f"CID {done.cid}: data byte {where}: {written[where]:#04x}, "
