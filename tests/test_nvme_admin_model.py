@@ -546,8 +546,23 @@ def test_reset_unmasks_and_drops_a_waiting_event():
     assert model.events.take_report() is None, "the waiting event is gone"
 
 
-def test_event_requests_still_wait():
-    assert AdminModel(17).answer(submission(admin.OP_ASYNC_EVENT_REQUEST, 9)) == Answer(0, 0, completes_now=False)
+def test_event_requests_wait_up_to_aerl_plus_one():
+    """AERL + 1 requests wait; the next completes at once with Asynchronous Event Request Limit
+    Exceeded, unless it is malformed (FUSE or PSDT set: Invalid Field, checked first, and it takes
+    no place). A completed request frees its place; a controller reset drops them all."""
+    model = AdminModel(17)
+    aer = admin.OP_ASYNC_EVENT_REQUEST
+    for cid in range(admin.EVENT_REQUEST_LIMIT):
+        assert model.answer(submission(aer, cid)) == Answer(0, 0, completes_now=False)
+    refused = Answer(0, admin.SC_EVENT_REQUEST_LIMIT_EXCEEDED, status_type=admin.SCT_COMMAND_SPECIFIC)
+    assert model.answer(submission(aer, 9)) == refused
+    assert model.answer(submission(aer, 10, fuse=3, psdt=1)) == Answer(0, admin.SC_INVALID_FIELD)
+    assert model.events.request_completed() == 0
+    assert model.answer(submission(aer, 11, psdt=2)) == Answer(0, admin.SC_INVALID_FIELD)
+    assert model.events.requests == [1, 2, 3]
+    assert model.answer(submission(aer, 12)).completes_now is False
+    model.reset()
+    assert model.events.requests == []
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -34,7 +34,7 @@ SC_INVALID_NAMESPACE, SC_COMMAND_SEQUENCE_ERROR, SC_PRP_OFFSET_INVALID = 0x0B, 0
 # Command-specific status (SCT 1)
 SCT_COMMAND_SPECIFIC = 1
 SC_CQ_INVALID, SC_INVALID_QID, SC_INVALID_QUEUE_SIZE, SC_INVALID_VECTOR, SC_INVALID_QUEUE_DELETION = 0x00, 0x01, 0x02, 0x08, 0x0C
-SC_INVALID_LOG_PAGE, SC_FEATURE_NOT_SAVEABLE = 0x09, 0x0D
+SC_EVENT_REQUEST_LIMIT_EXCEEDED, SC_INVALID_LOG_PAGE, SC_FEATURE_NOT_SAVEABLE = 0x05, 0x09, 0x0D
 # Asynchronous event types (AET) and information (AEI)
 AET_ERROR, AET_SMART_HEALTH = 0, 1
 AEI_INVALID_DOORBELL_REGISTER, AEI_INVALID_DOORBELL_VALUE = 0x00, 0x01  # error status
@@ -42,6 +42,8 @@ AEI_TEMPERATURE_THRESHOLD = 0x01                                          # SMAR
 # Log pages
 LOG_PAGE_ERROR_INFORMATION, LOG_PAGE_SMART_HEALTH, LOG_PAGE_FIRMWARE_SLOT = 0x01, 0x02, 0x03
 ERROR_LOG_ENTRIES = 4
+# Asynchronous Event Requests the controller holds at once (Identify AERL + 1)
+EVENT_REQUEST_LIMIT = 4
 ERROR_ENTRY_BYTES = 64
 LOG_PAGE_BYTES = {LOG_PAGE_ERROR_INFORMATION: ERROR_LOG_ENTRIES * ERROR_ENTRY_BYTES,
                   LOG_PAGE_SMART_HEALTH: 512, LOG_PAGE_FIRMWARE_SLOT: 512}
@@ -209,7 +211,7 @@ def identify_controller(identity: Identity) -> bytes:
     struct.pack_into("<I", data, 80, 0x00010400)                               # VER 1.4
     data[111] = CONTROLLER_TYPE_IO                                             # CNTRLTYPE
     data[258] = 3                                                              # ACL: 4 aborts
-    data[259] = 3                                                              # AERL: 4 event requests
+    data[259] = EVENT_REQUEST_LIMIT - 1                                        # AERL, 0-based
     data[260] = FIRMWARE_UPDATES                                               # FRMW
     data[261] = LOG_PAGE_ATTRIBUTES                                            # LPA
     data[262] = ERROR_LOG_ENTRIES - 1                                          # ELPE, 0-based
@@ -330,11 +332,26 @@ class AsyncEvents:
     def __init__(self):
         self.waiting: list[Event] = []
         self.masked: set[int] = set()
+        self.requests: list[int] = []  # outstanding Asynchronous Event Requests' CIDs, oldest first
 
     def reset(self):
-        """Controller reset: a waiting event is dropped and every type unmasked."""
+        """Controller reset: a waiting event is dropped, every type unmasked and the outstanding
+        requests are gone with the admin queue."""
         self.waiting.clear()
         self.masked.clear()
+        self.requests.clear()
+
+    def request(self, cid: int) -> bool:
+        """An Asynchronous Event Request arrives; False if AERL + 1 are already outstanding (it
+        then completes at once with Asynchronous Event Request Limit Exceeded)."""
+        if len(self.requests) == EVENT_REQUEST_LIMIT:
+            return False
+        self.requests.append(cid)
+        return True
+
+    def request_completed(self) -> int:
+        """The oldest outstanding request completes (with an event); its CID."""
+        return self.requests.pop(0)
 
     def raise_event(self, event_type: int, information: int) -> bool:
         """An event happens; True if it waits to be reported."""
@@ -495,6 +512,8 @@ class AdminModel:
         if opcode == OP_ABORT:
             return Answer(1, SC_SUCCESS)  # not aborted
         if opcode == OP_ASYNC_EVENT_REQUEST:
+            if not self.events.request(command.cid):
+                return Answer(0, SC_EVENT_REQUEST_LIMIT_EXCEEDED, status_type=SCT_COMMAND_SPECIFIC)
             return Answer(0, SC_SUCCESS, completes_now=False)
         return Answer(0, SC_INVALID_OPCODE)
 
