@@ -30,6 +30,9 @@
 `define ROCE_OP_READ_RESPONSE_LAST       8'h0F
 `define ROCE_OP_READ_RESPONSE_ONLY       8'h10
 `define ROCE_OP_ACKNOWLEDGE              8'h11
+`define ROCE_OP_ATOMIC_ACKNOWLEDGE       8'h12
+`define ROCE_OP_COMPARE_SWAP             8'h13
+`define ROCE_OP_FETCH_ADD                8'h14
 
 // AETH syndromes: bits [6:5] name the class, the low five bits its credit count, RNR timer
 // code or NAK code

@@ -227,7 +227,8 @@ end
 
 localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_DECIDE = 4'd2, S_WRITE_COMMAND = 4'd3, S_WRITE_DATA = 4'd4,
                  S_WRITE_STATUS = 4'd5, S_DRAIN = 4'd6, S_RESPOND = 4'd7, S_READ_PACKET = 4'd8,
-                 S_WRITEBACK = 4'd9, S_RECEIVE_WAIT = 4'd10, S_RECEIVE_LOAD = 4'd11, S_RECEIVE_CHECK = 4'd12;
+                 S_WRITEBACK = 4'd9, S_RECEIVE_WAIT = 4'd10, S_RECEIVE_LOAD = 4'd11, S_RECEIVE_CHECK = 4'd12,
+                 S_FLUSH_NEXT = 4'd13, S_FLUSH_COMPLETE = 4'd14;
 
 reg [3:0]  state;
 reg [7:0]  request_opcode;
@@ -255,7 +256,8 @@ roce_qp_context #(
     .config_initial_state({1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0, 32'd0, 16'd0, 1'b0,
                            64'd0, 64'd0, 32'd0, 32'd0}),
     .state_write(state_write), .state_write_index(state_write_index), .state_write_data(state_write_data),
-    .read(state == S_IDLE && s_hdr_valid && s_hdr_ready), .read_index(s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]),
+    .read((state == S_IDLE && s_hdr_valid && s_hdr_ready) || flush_start),
+    .read_index(flush_start ? flush_scan : s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]),
     .config_read_data(context_read), .state_read_data(state_read)
 );
 
@@ -295,6 +297,44 @@ always @(posedge clk) begin
     end
 end
 
+// Receive flush (IBA 10.3.1: a QP in the error state completes every receive posted to it, those
+// waiting when it entered the state and those posted later, with a flush error). A QP in error is
+// marked here; its flush is wanted when it enters the state and after every receive doorbell
+// while it stays there. The responder takes wanted flushes between requests, found by a pointer
+// that walks the QPs one per cycle: a flush waits at most QP_COUNT cycles to start.
+reg                       rq_in_error [0:QP_COUNT-1];
+reg                       flush_wanted [0:QP_COUNT-1];
+reg [QP_INDEX_WIDTH-1:0]  flush_scan;
+reg                       flush_job;  // the request being answered is a flush, not a packet
+wire                      flush_start;
+integer                   flush_reset_index;
+always @(posedge clk) begin
+    if (flush_start) begin
+        flush_wanted[flush_scan] <= 1'b0;
+    end
+    if (state_write && qp_error && !rq_in_error[state_write_index]) begin
+        rq_in_error[state_write_index] <= 1'b1;
+        flush_wanted[state_write_index] <= 1'b1;
+    end
+    if (rq_doorbell_valid && rq_doorbell_exists && rq_in_error[rq_doorbell_qpn[QP_INDEX_WIDTH-1:0]]) begin
+        flush_wanted[rq_doorbell_qpn[QP_INDEX_WIDTH-1:0]] <= 1'b1;
+    end
+    if (cfg_qp_write && !clearing) begin
+        rq_in_error[cfg_qp_index] <= 1'b0;
+        flush_wanted[cfg_qp_index] <= 1'b0;
+    end
+    if (!flush_wanted[flush_scan]) begin
+        flush_scan <= flush_scan + 1'b1;
+    end
+    if (rst) begin
+        flush_scan <= {QP_INDEX_WIDTH{1'b0}};
+        for (flush_reset_index = 0; flush_reset_index < QP_COUNT; flush_reset_index = flush_reset_index + 1) begin
+            rq_in_error[flush_reset_index] <= 1'b0;
+            flush_wanted[flush_reset_index] <= 1'b0;
+        end
+    end
+end
+
 // The receive WQE being fetched
 reg [RECV_WQE_BYTES*8-1:0]         receive_wqe;
 reg [$clog2(RECV_WQE_BEATS+1)-1:0] receive_wqe_beat;
@@ -306,13 +346,13 @@ wire        psn_in_order = psn_distance == 24'd0;
 wire        psn_duplicate = psn_distance[23];
 
 // What the request is and where it sits in its message, from the shared decoder
-wire is_request, is_send, is_write, is_read, starts_message, ends_message, has_immediate;
+wire is_request, is_send, is_write, is_read, is_atomic, starts_message, ends_message, has_immediate;
 
 roce_opcode_info opcode_info_inst (
     .opcode(request_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(has_immediate), .has_payload(), .full_pmtu(),
     .starts_message(starts_message), .ends_message(ends_message), .is_send(is_send), .is_write(is_write),
-    .is_read_request(is_read), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(),
+    .is_read_request(is_read), .is_atomic(is_atomic), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(),
     .transport_header_bytes()
 );
 
@@ -326,6 +366,14 @@ wire is_send_end = is_send && ends_message;
 // These take the next posted receive (IBA: SEND's first packet, a WRITE's immediate)
 wire takes_receive = is_send_start || (is_write && has_immediate);
 wire has_payload = request_payload_bytes != 13'd0;
+wire write_failed = has_payload && write_status_valid && write_status_error;
+// IBA 9.7.5.1.3: inside a message (after its FIRST, before its LAST) only that message's MIDDLE
+// and LAST may come; a new request of any kind there, or a MIDDLE/LAST with no message open,
+// breaks the opcode sequence. Only a new packet (PSN == ePSN) is checked: a retried READ from
+// before the open message is a duplicate, answered again whatever is open now.
+wire message_open = write_open || receive_open;
+wire opcode_out_of_sequence = psn_in_order && ((starts_message && message_open)
+                           || (is_send_continue && !receive_open) || (is_write_continue && !write_open));
 
 // Key and range check against the region the R_Key names
 wire [MR_INDEX_WIDTH-1:0] mr_index = request_rkey[MR_INDEX_WIDTH-1:0];
@@ -348,8 +396,11 @@ wire        read_last_packet = read_bytes_left <= {19'd0, pmtu_bytes};
 reg [3:0]  after_respond;
 reg        drain_after_respond;
 
-// One receive completion at a time: the next request waits until the last one is taken
-assign s_hdr_ready = state == S_IDLE && !cfg_qp_write && !clearing && !m_cqe_valid;
+// One receive completion at a time: the next request waits until the last one is taken. A wanted
+// flush goes before the next request (flushes are rare; requests for a QP in error are dropped).
+wire   responder_free = state == S_IDLE && !cfg_qp_write && !clearing && !m_cqe_valid;
+assign flush_start = responder_free && flush_wanted[flush_scan];
+assign s_hdr_ready = responder_free && !flush_wanted[flush_scan];
 assign s_recv_tready = state == S_RECEIVE_WAIT;
 assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing;
 assign state_write_index = request_qpn[QP_INDEX_WIDTH-1:0];
@@ -369,6 +420,19 @@ task respond(input [7:0] opcode, input [23:0] psn, input [7:0] syndrome, input [
         m_hdr_ip_dest <= qp_remote_ip;
         m_hdr_udp_source_port <= qp_udp_source_port;
         m_hdr_bth_dest_qp <= qp_remote_qpn;
+    end
+endtask
+
+// The receive being filled ends with an error: its completion, with nothing received
+task complete_receive(input [7:0] status);
+    begin
+        m_cqe_valid <= 1'b1;
+        m_cqe_wr_id <= receive_wr_id;
+        m_cqe_byte_len <= 32'd0;
+        m_cqe_immediate <= 32'd0;
+        m_cqe_immediate_valid <= 1'b0;
+        m_cqe_opcode <= `RDMA_WC_RECV;
+        m_cqe_status <= status;
     end
 endtask
 
@@ -413,13 +477,20 @@ always @(posedge clk) begin
                 request_immdt <= s_hdr_immdt;
                 request_payload_bytes <= s_hdr_payload_bytes;
                 rq_producer <= rq_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
+                flush_job <= 1'b0;
+                state <= S_LOOKUP;
+            end
+            if (flush_start) begin
+                request_qpn <= {{(24-QP_INDEX_WIDTH){1'b0}}, flush_scan};
+                rq_producer <= rq_doorbell[flush_scan];
+                flush_job <= 1'b1;
                 state <= S_LOOKUP;
             end
         end
         S_LOOKUP: begin
             {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length, rq_consumer,
              receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes} <= state_read;
-            state <= S_DECIDE;
+            state <= flush_job ? S_FLUSH_NEXT : S_DECIDE;
         end
         S_DECIDE: begin
             after_respond <= S_WRITEBACK;
@@ -455,15 +526,22 @@ always @(posedge clk) begin
                     state <= has_payload ? S_DRAIN : S_IDLE;
                     after_respond <= S_IDLE;
                 end
-            end else if ((is_send_continue && !receive_open) || (is_write_continue && !write_open)
+            end else if (opcode_out_of_sequence || is_atomic
                          || (is_write_start && {19'd0, request_payload_bytes} > request_length)
                          || (is_write_only && {19'd0, request_payload_bytes} != request_length)
                          || (is_write_continue && {19'd0, request_payload_bytes} > write_bytes_left)
                          || (is_write_continue && is_write_end && {19'd0, request_payload_bytes} != write_bytes_left)) begin
+                // Atomics are not supported, so they are invalid requests too (rxe: an unsupported
+                // opcode is a class C error). A SEND cut short completes its receive with the
+                // error; the QP's other receives are flushed once it is in the error state.
                 event_invalid_request <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
                 respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_INVALID_REQUEST, 13'd0);
+                if (receive_open) begin
+                    complete_receive(`RDMA_WC_REM_INV_REQ_ERR);
+                    receive_open <= 1'b0;
+                end
                 state <= S_RESPOND;
             end else if ((is_write_start || is_read) && !access_ok) begin
                 event_access_error <= 1'b1;
@@ -516,7 +594,7 @@ always @(posedge clk) begin
                 receive_wqe[receive_wqe_beat * RECV_LANE_BITS +: RECV_LANE_BITS] <= s_recv_tdata[RECV_LANE_BITS-1:0];
                 receive_wqe_beat <= receive_wqe_beat + 1'b1;
                 if (s_recv_tlast) begin
-                    state <= S_RECEIVE_LOAD;
+                    state <= flush_job ? S_FLUSH_COMPLETE : S_RECEIVE_LOAD;
                 end
             end
         end
@@ -532,13 +610,7 @@ always @(posedge clk) begin
         S_RECEIVE_CHECK: begin
             if (receive_bytes + {19'd0, request_payload_bytes} > receive_capacity) begin
                 // Longer than the posted buffer: the receive fails, the requester hears invalid request
-                m_cqe_valid <= 1'b1;
-                m_cqe_wr_id <= receive_wr_id;
-                m_cqe_byte_len <= 32'd0;
-                m_cqe_immediate <= 32'd0;
-                m_cqe_immediate_valid <= 1'b0;
-                m_cqe_opcode <= `RDMA_WC_RECV;
-                m_cqe_status <= `RDMA_WC_LOC_LEN_ERR;
+                complete_receive(`RDMA_WC_LOC_LEN_ERR);
                 receive_open <= 1'b0;
                 event_invalid_request <= 1'b1;
                 event_nak_sent <= 1'b1;
@@ -563,9 +635,11 @@ always @(posedge clk) begin
         S_WRITE_STATUS: begin
             // The ACK promises the data is in memory: wait for the write responses
             if (write_status_valid || !has_payload) begin
+                // A receive whose data could not be written (a SEND's, or the one a WRITE's
+                // immediate took) stays open: the QP's flush completes it
+                receive_open <= (is_send && !is_send_end) || (write_failed && (is_send || has_immediate));
                 if (is_send) begin
                     receive_bytes <= receive_bytes + {19'd0, request_payload_bytes};
-                    receive_open <= !is_send_end;
                 end else begin
                     write_va <= write_va + {51'd0, request_payload_bytes};
                     write_bytes_left <= write_bytes_left - {19'd0, request_payload_bytes};
@@ -577,7 +651,7 @@ always @(posedge clk) begin
                     event_write_done <= is_write_end;
                 end
                 // The message's receive completes once its data is in memory
-                if (is_send_end || (is_write_end && has_immediate)) begin
+                if ((is_send_end || (is_write_end && has_immediate)) && !write_failed) begin
                     m_cqe_valid <= 1'b1;
                     m_cqe_wr_id <= receive_wr_id;
                     m_cqe_byte_len <= is_send ? receive_bytes + {19'd0, request_payload_bytes} : write_length;
@@ -586,7 +660,7 @@ always @(posedge clk) begin
                     m_cqe_opcode <= is_send ? `RDMA_WC_RECV : `RDMA_WC_RECV_RDMA_WITH_IMM;
                     m_cqe_status <= `RDMA_WC_SUCCESS;
                 end
-                if (write_status_valid && write_status_error) begin
+                if (write_failed) begin
                     qp_error <= 1'b1;
                     event_nak_sent <= 1'b1;
                     respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_OPERATIONAL, 13'd0);
@@ -602,6 +676,34 @@ always @(posedge clk) begin
                     state <= S_WRITEBACK;
                 end
             end
+        end
+        S_FLUSH_NEXT: begin
+            // A receive left open (a SEND whose data could not be written) is flushed first, then
+            // every posted one, oldest first; each WQE is read for its wr_id
+            if (!m_cqe_valid && !m_recv_cmd_valid) begin
+                if (receive_open) begin
+                    complete_receive(`RDMA_WC_WR_FLUSH_ERR);
+                    receive_open <= 1'b0;
+                end else if (rq_consumer != rq_producer) begin
+                    m_recv_cmd_addr <= qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT);
+                    m_recv_cmd_valid <= 1'b1;
+                    receive_wqe_beat <= 0;
+                    state <= S_RECEIVE_WAIT;
+                end else begin
+                    state <= S_WRITEBACK;
+                end
+            end
+        end
+        S_FLUSH_COMPLETE: begin
+            rq_consumer <= rq_consumer + 16'd1;
+            m_cqe_valid <= 1'b1;
+            m_cqe_wr_id <= receive_wqe[`RDMA_RECEIVE_WQE_WR_ID_LSB +: `RDMA_RECEIVE_WQE_WR_ID_WIDTH];
+            m_cqe_byte_len <= 32'd0;
+            m_cqe_immediate <= 32'd0;
+            m_cqe_immediate_valid <= 1'b0;
+            m_cqe_opcode <= `RDMA_WC_RECV;
+            m_cqe_status <= `RDMA_WC_WR_FLUSH_ERR;
+            state <= S_FLUSH_NEXT;
         end
         S_READ_PACKET: begin
             if (!read_header_sent && !m_hdr_valid) begin

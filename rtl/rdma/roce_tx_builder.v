@@ -89,7 +89,7 @@ roce_opcode_info opcode_info_inst (
     .ends_message(),
     .is_send(),
     .is_write(),
-    .is_read_request(),
+    .is_read_request(), .is_atomic(),
     .is_read_response(),
     .is_acknowledge(),
     .is_request(),

@@ -122,6 +122,22 @@ class TB:
         await self.read_events()
         return completions
 
+    async def play(self, frames: list[bytes], settle_cycles: int) -> list:
+        """Hand frames to the engine back to back, wait `settle_cycles`, and return the packets
+        it sent meanwhile (each parsed and checked with scapy)."""
+        for frame in frames:
+            self.delivered.append(frame)
+            await self.rx.send(AxiStreamFrame(frame))
+        await ClockCycles(self.dut.clk, settle_cycles)
+        packets = []
+        while not self.tx.empty():
+            frame = bytes(self.tx.recv_nowait().tdata)
+            packet = parse_frame(frame, self.pmtu)
+            check_with_scapy(frame, packet)
+            packets.append(packet)
+        self.sent += packets
+        return packets
+
     async def step(self, peers: list[QueuePair], junk: bytes | None = None) -> None:
         """Move every frame that is due one hop: peers to the wire, the wire to the engine, the
         engine to the wire, the wire to the peers."""

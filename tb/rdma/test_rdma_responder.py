@@ -11,16 +11,17 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import Endpoint
+from dpuv.models.roce_packet import (BTH, RETH, Addressing, Endpoint, Opcode, RocePacket, build_frame, parse_frame,
+                                     reseal_icrc)
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
 from dpuv.harness import perf
-from dpuv.drivers.rdma import WcOpcode, WcStatus
+from dpuv.drivers.rdma import WC_STATUS, WcOpcode, WcStatus
 from dpuv.tb.testbench import pulse_reset, test_rng
 
 from rdma_engine_bench import (ACK_TIMEOUT_CODE, DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, PMTU, RECEIVE_BUFFERS,
-                               REGION_BASE, REGION_BYTES, RKEY, TB)
+                               REGION_BASE, REGION_BYTES, RKEY, RQ_BASE, RQ_LOG_SIZE, TB)
 
 MAX_SENDS = (REGION_BASE - RECEIVE_BUFFERS) // (3 * PMTU)
 
@@ -427,6 +428,176 @@ async def a_limited_member_talks_to_a_full_member(dut):
     assert tb.memory.read(REGION_BASE, REGION_BYTES) == bytes(shadow), "memory differs from the WRITEs"
     assert (tb.events["drops_pkey"], tb.events["drops_wrong_address"]) == (0, 0), tb.events
     assert {packet.bth.pkey for packet in tb.sent} == {LIMITED_PARTITION_0x123}, "the engine sends table entry 0"
+
+
+def request_frame(opcode: Opcode, psn: int, payload: bytes = b"", reth: RETH | None = None,
+                  ack_req: bool = False) -> bytes:
+    """A request from the peer's QP to the engine's, as the peer would build it."""
+    return build_frame(RocePacket(Addressing.between(PEER, DUT), BTH(opcode, DUT_QPN, psn, ack_req=ack_req),
+                                  reth=reth, payload=payload))
+
+
+def atomic_frame(opcode: int, psn: int, address: int, rkey: int, swap_or_add: int, compare: int = 0) -> bytes:
+    """COMPARE_SWAP (0x13) or FETCH_ADD (0x14): BTH, then the 28-byte AtomicETH (VA, R_Key,
+    swap-or-add data, compare data), no payload. The model has no atomics yet, so the frame is a
+    SEND ONLY whose payload is the AtomicETH, with its opcode changed and the ICRC sealed again."""
+    atomic_eth = address.to_bytes(8, "big") + rkey.to_bytes(4, "big") + swap_or_add.to_bytes(8, "big") \
+        + compare.to_bytes(8, "big")
+    frame = bytearray(request_frame(Opcode.SEND_ONLY, psn, atomic_eth))
+    frame[42] = opcode
+    return reseal_icrc(bytes(frame))
+
+
+COMPARE_SWAP, FETCH_ADD = 0x13, 0x14
+RECEIVES_POSTED = 3
+SEQUENCE_CASE_CYCLES = 3000
+
+
+def message_openers(psn: int) -> dict[str, bytes]:
+    """The FIRST packets that open a message of several packets (the SEND takes a receive)."""
+    return {"SEND_FIRST": request_frame(Opcode.SEND_FIRST, psn, bytes(PMTU)),
+            "WRITE_FIRST": request_frame(Opcode.RDMA_WRITE_FIRST, psn, bytes(PMTU),
+                                         RETH(REGION_BASE, RKEY, 3 * PMTU))}
+
+
+def message_intruders(opened: str, psn: int) -> dict[str, bytes]:
+    """What may not come inside an open message (IBA 9.7.5.1.3): a new request of any kind, or a
+    MIDDLE of the other kind of message."""
+    other_middle = Opcode.RDMA_WRITE_MIDDLE if opened == "SEND_FIRST" else Opcode.SEND_MIDDLE
+    return {"SEND_FIRST": request_frame(Opcode.SEND_FIRST, psn, bytes(PMTU)),
+            "SEND_ONLY": request_frame(Opcode.SEND_ONLY, psn, b"intruder"),
+            "WRITE_FIRST": request_frame(Opcode.RDMA_WRITE_FIRST, psn, bytes(PMTU),
+                                         RETH(REGION_BASE + 0x4000, RKEY, 2 * PMTU)),
+            "WRITE_ONLY": request_frame(Opcode.RDMA_WRITE_ONLY, psn, b"intruder",
+                                        RETH(REGION_BASE + 0x4000, RKEY, 8)),
+            "READ_REQUEST": request_frame(Opcode.RDMA_READ_REQUEST, psn, reth=RETH(REGION_BASE, RKEY, 16)),
+            "COMPARE_SWAP": atomic_frame(COMPARE_SWAP, psn, REGION_BASE, RKEY, 1),
+            other_middle.name: request_frame(other_middle, psn, bytes(PMTU))}
+
+
+class ErrorCase:
+    """One QP driven into the error state by `frames` (a WRITE ONLY with a canary after them): its
+    engine side and the model's, with the receives posted before and after."""
+
+    def __init__(self, tb: TB, name: str, first_psn: int, wr_id: int):
+        self.tb, self.name, self.first_psn, self.wr_id = tb, name, first_psn, wr_id
+        self.model = QueuePair(QpConfig(DUT_QPN, PEER_QPN, DUT, PEER, pmtu=PMTU, initial_expected_psn=first_psn))
+        self.model.register_memory(RKEY, REGION_BASE, REGION_BYTES)
+
+    def psn(self, offset: int) -> int:
+        return (self.first_psn + offset) % (1 << 24)
+
+    async def create(self):
+        """A fresh QP (which must leave the last case's error behind) with receives posted."""
+        tb = self.tb
+        await rdma.create_qp(tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, self.first_psn,
+                             pmtu=PMTU, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE)
+        tb.host.attach_receive_queue(DUT_QPN, RQ_BASE, RQ_LOG_SIZE)
+        for _ in range(RECEIVES_POSTED):
+            await self.post_receive()
+
+    async def post_receive(self):
+        await self.tb.host.post_receive(DUT_QPN, self.wr_id, RECEIVE_BUFFERS, 4 * PMTU)
+        self.model.post_recv(self.wr_id, 4 * PMTU)
+        self.wr_id += 1
+
+    async def play(self, frames: list[bytes], canary: bytes, modelled: bool):
+        """The frames, then the canary WRITE; the engine's answers and receive completions, as the
+        model's when `modelled` (the model has no atomics yet)."""
+        tb, case = self.tb, self.name
+        frames = frames + [request_frame(Opcode.RDMA_WRITE_ONLY, self.psn(len(frames)), canary,
+                                         RETH(REGION_BASE + CANARY_OFFSET, RKEY, len(canary)))]
+        sent = await tb.play(frames, SEQUENCE_CASE_CYCLES)
+        answers = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome) for packet in sent]
+        if modelled:
+            for frame in frames:
+                self.model.receive(frame, 0)
+            expected = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome)
+                        for packet in (parse_frame(frame, PMTU) for frame in self.model.poll(0))]
+            assert answers == expected, f"{case}: engine answered {answers}, the model {expected}"
+        # The QP's receives are flushed on entering the error state, and one posted later at once
+        received = await tb.host.poll()
+        assert len(received) == RECEIVES_POSTED, f"{case}: {len(received)} receives completed on entering the error"
+        if modelled:
+            expected = [(c.wr_id, WC_STATUS[c.status]) for c in self.model.take_completions()]
+            assert [(c.wr_id, c.status) for c in received] == expected, f"{case}: the model completes {expected}"
+        await self.post_receive()
+        await ClockCycles(tb.dut.clk, SEQUENCE_CASE_CYCLES)
+        received += await tb.host.poll()
+        completions = [(c.wr_id, c.status) for c in received]
+        assert all((c.opcode, c.byte_len, c.qpn) == (WcOpcode.RECV, 0, DUT_QPN) for c in received), received
+        assert tb.memory.read(REGION_BASE + CANARY_OFFSET, len(canary)) != canary, \
+            f"{case}: a WRITE after the error was executed"
+        return answers, completions
+
+
+@cocotb.test(timeout_time=(len(message_openers(0)) * len(message_intruders("SEND_FIRST", 0)) + 2) * 30,
+             timeout_unit="us")
+async def a_new_request_inside_an_open_message_is_an_invalid_request(dut):
+    """A SEND or WRITE message opened by its FIRST packet, then, at the next PSN, a packet that
+    breaks the opcode sequence, then a WRITE ONLY that would write a canary. For every pair the
+    engine answers as the model does: one NAK Invalid Request at the intruder's PSN, the QP in the
+    error state (the canary never written, nothing else answered); the open SEND's receive
+    completes with REM_INV_REQ_ERR, every other posted receive is flushed (WR_FLUSH_ERR, oldest
+    first) at once, and so is a receive posted afterwards. Atomics, which the engine does not
+    support, are invalid requests alone too (rxe: an unsupported opcode is a class C error)."""
+    rng = test_rng("sequence")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    canary = rng.randbytes(32)
+    wr_id, cases = 0x500, 0
+    for opened in message_openers(0):
+        for intruder in message_intruders(opened, 0):
+            case = ErrorCase(tb, f"{opened} then {intruder}", rng.getrandbits(24), wr_id)
+            await case.create()
+            first_receive = case.wr_id - RECEIVES_POSTED
+            frames = [message_openers(case.psn(0))[opened], message_intruders(opened, case.psn(1))[intruder]]
+            answers, completions = await case.play(frames, canary, modelled=intruder != "COMPARE_SWAP")
+            assert answers == [(Opcode.ACKNOWLEDGE, case.psn(1), 0x61)], f"{case.name}: engine answered {answers}"
+            wanted_first = WcStatus.REM_INV_REQ_ERR if opened == "SEND_FIRST" else WcStatus.WR_FLUSH_ERR
+            assert completions == [(first_receive + index, wanted_first if index == 0 else WcStatus.WR_FLUSH_ERR)
+                                   for index in range(RECEIVES_POSTED + 1)], f"{case.name}: {completions}"
+            wr_id, cases = case.wr_id, cases + 1
+    for atomic in (COMPARE_SWAP, FETCH_ADD):
+        case = ErrorCase(tb, f"atomic {atomic:#x} alone", rng.getrandbits(24), wr_id)
+        await case.create()
+        first_receive = case.wr_id - RECEIVES_POSTED
+        answers, completions = await case.play([atomic_frame(atomic, case.psn(0), REGION_BASE, RKEY, 5)], canary,
+                                               modelled=False)
+        assert answers == [(Opcode.ACKNOWLEDGE, case.psn(0), 0x61)], f"{case.name}: engine answered {answers}"
+        assert completions == [(first_receive + index, WcStatus.WR_FLUSH_ERR) for index in range(RECEIVES_POSTED + 1)]
+        wr_id, cases = case.wr_id, cases + 1
+    events = await tb.read_events()
+    assert events["invalid_requests"] == cases, events
+
+
+@cocotb.test(timeout_time=30, timeout_unit="us")
+async def a_retried_read_inside_an_open_write_is_answered_again(dut):
+    """A READ, a WRITE FIRST, the READ again (the requester retried it: a duplicate, from before
+    the open message), then the WRITE's LAST: the duplicate is no opcode-sequence violation. The
+    engine answers as the model does: the READ's response twice, with the same bytes, then the
+    WRITE's ACK, and the WRITE lands."""
+    rng = test_rng("retried read")
+    tb = TB(dut, rng)
+    await tb.reset()
+    first_psn = rng.getrandbits(24)
+    await tb.set_up(first_psn)
+    case = ErrorCase(tb, "retried READ", first_psn, 0)
+    data = rng.randbytes(2 * PMTU)
+    read = request_frame(Opcode.RDMA_READ_REQUEST, case.psn(0), reth=RETH(REGION_BASE, RKEY, 16))
+    frames = [read, request_frame(Opcode.RDMA_WRITE_FIRST, case.psn(1), data[:PMTU], RETH(REGION_BASE + 64, RKEY, 2 * PMTU)),
+              read, request_frame(Opcode.RDMA_WRITE_LAST, case.psn(2), data[PMTU:], ack_req=True)]
+    sent = await tb.play(frames, SEQUENCE_CASE_CYCLES)
+    for frame in frames:
+        case.model.receive(frame, 0)
+    expected = [parse_frame(frame, PMTU) for frame in case.model.poll(0)]
+    shape = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome, packet.payload) for packet in sent]
+    assert shape == [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome, packet.payload) for packet in expected]
+    assert [packet.bth.opcode for packet in sent] == [Opcode.RDMA_READ_RESPONSE_ONLY, Opcode.RDMA_READ_RESPONSE_ONLY,
+                                                      Opcode.ACKNOWLEDGE], shape
+    assert tb.memory.read(REGION_BASE + 64, len(data)) == data
+    assert (await tb.read_events())["invalid_requests"] == 0, tb.events
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from dpuv.drivers.rdma_host_interface import CODES, COMPLETION, RECEIVE_WQE, SEND_WQE
-from dpuv.models.roce_qp import WorkOpcode, WorkRequest
+from dpuv.models.roce_qp import CompletionStatus, WorkOpcode, WorkRequest
 from dpuv.regs.access import BlockWindow
 from dpuv.regs.maps import rdma_engine
 
@@ -48,6 +48,13 @@ WcStatus = IntEnum("WcStatus", CODES["wc_status"].values)
 WC_OPCODE = {WorkOpcode.RDMA_WRITE: WcOpcode.RDMA_WRITE, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: WcOpcode.RDMA_WRITE,
              WorkOpcode.SEND: WcOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE: WcOpcode.SEND,
              WorkOpcode.RDMA_READ: WcOpcode.RDMA_READ}
+# What the model's completion statuses are as ibv_wc_status
+WC_STATUS = {CompletionStatus.SUCCESS: WcStatus.SUCCESS, CompletionStatus.LOCAL_LENGTH_ERROR: WcStatus.LOC_LEN_ERR,
+             CompletionStatus.REMOTE_INVALID_REQUEST: WcStatus.REM_INV_REQ_ERR,
+             CompletionStatus.REMOTE_ACCESS_ERROR: WcStatus.REM_ACCESS_ERR,
+             CompletionStatus.REMOTE_OPERATIONAL_ERROR: WcStatus.REM_OP_ERR,
+             CompletionStatus.RETRY_EXCEEDED: WcStatus.RETRY_EXC_ERR,
+             CompletionStatus.RNR_RETRY_EXCEEDED: WcStatus.RNR_RETRY_EXC_ERR, CompletionStatus.FLUSHED: WcStatus.WR_FLUSH_ERR}
 
 
 def _mac(text: str) -> int:
