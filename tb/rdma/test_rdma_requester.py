@@ -18,7 +18,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from dpuv.models.roce_packet import (AETH, BTH, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint, Opcode, RocePacket,
                                      build_frame)
 from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest
-from dpuv.models.roce_wire import Impairment, WireConfig
+from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import EngineCompletion, HostQueues, WcOpcode, WcStatus
@@ -294,6 +294,46 @@ async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     dut._log.info("loss %s burst %d: %d bytes checked, %d retries, %d timeouts, %d retransmitted packets",
                   loss, burst, checked, events["retries"], events["timeouts"], events["retransmits"])
     assert events["completion_errors"] == 0
+
+
+class LosesOneFrame(LossyWire):
+    """A clean wire that loses exactly one frame: the one sent `index`-th (from 0)."""
+
+    def __init__(self, index: int, config: WireConfig = WireConfig(latency_ns=200)):
+        super().__init__(config)
+        self.lost_index = index
+
+    def send(self, frame: bytes, now_ns: int) -> None:
+        if self.counters["sent"] == self.lost_index:
+            self.counters["sent"] += 1
+            self.counters["dropped"] += 1
+            return
+        super().send(frame, now_ns)
+
+
+@cocotb.test(timeout_time=50, timeout_unit="us")
+async def one_lost_request_is_nakked_and_sent_again_from_it(dut):
+    """Four 64-byte WRITEs, the second lost on the way: the peer ACKs the first, NAKs the third
+    (PSN sequence error, carrying the second's PSN) and ignores the fourth; the engine goes back N
+    to the second and sends the second, third and fourth again, at once, without waiting for a
+    timeout. Each WRITE lands once and completes once, in order; one retry, one NAK, no timeout."""
+    rng = test_rng("go back n")
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    requester.tb.from_dut = LosesOneFrame(1)
+    work = [(WorkRequest.write(0x100 + index, rng.randbytes(64), PEER_BASE + 64 * index, PEER_RKEY),
+             LOCAL_BASE + 64 * index) for index in range(4)]
+    for request, local in work:
+        requester.tb.memory.write(local, request.data)
+    await requester.run(work)
+    await check_exactly_once(requester, work)
+    first = requester.first_psn
+    sent = [packet.bth.psn for packet in requester.tb.sent if packet.info.is_request]
+    assert sent == [(first + offset) % (1 << 24) for offset in (0, 1, 2, 3, 1, 2, 3)], [hex(psn) for psn in sent]
+    assert dict(requester.peer.counters.naks_sent) == {0x60: 1}, requester.peer.counters.naks_sent
+    events = requester.tb.events
+    assert (events["naks_received"], events["retries"], events["timeouts"], events["retransmits"]) == (1, 1, 0, 3), \
+        events
 
 
 @cocotb.test(timeout_time=500, timeout_unit="us")

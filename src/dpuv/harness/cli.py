@@ -84,12 +84,25 @@ def _regress(arguments) -> int:
     return 0 if all(result.passed for result in results) else 1
 
 
+def _chosen_scenarios(arguments) -> list:
+    """Every scenario, or only those named with --scenario (an unknown name is an error)."""
+    from dpuv.waves import regress as waveregress
+
+    scenarios = waveregress.load_scenarios()
+    if not arguments.scenario:
+        return scenarios
+    unknown = sorted(set(arguments.scenario) - {scenario.name for scenario in scenarios})
+    if unknown:
+        raise SystemExit(f"error: no wave scenario {', '.join(unknown)}")
+    return [scenario for scenario in scenarios if scenario.name in arguments.scenario]
+
+
 def _waves_check(arguments) -> int:
     from dpuv.waves import regress as waveregress
 
     simulators = arguments.sim or waveregress.simulators_to_check()
     outcomes = []
-    for scenario in waveregress.load_scenarios():
+    for scenario in _chosen_scenarios(arguments):
         for simulator in simulators:
             outcome = waveregress.check(scenario, simulator)
             print(waveregress.describe(outcome), flush=True)
@@ -99,10 +112,10 @@ def _waves_check(arguments) -> int:
     return 1 if failed else 0
 
 
-def _waves_update(_arguments) -> int:
+def _waves_update(arguments) -> int:
     from dpuv.waves import regress as waveregress
 
-    for scenario in waveregress.load_scenarios():
+    for scenario in _chosen_scenarios(arguments):
         path = waveregress.update(scenario)
         print(f"wrote {path.relative_to(benches.PROJECT_ROOT)} ({path.stat().st_size} bytes)")
     print("review the goldens' diff, then run `make waves-check` to confirm every simulator agrees")
@@ -185,7 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     waves_check_parser.add_argument("--sim", action="append", choices=toolchain.SIMULATORS,
                                     help="simulator to check (repeatable); default every one installed")
     waves_check_parser.set_defaults(handler=_waves_check)
-    commands.add_parser("waves-update", help="re-record the waveform goldens").set_defaults(handler=_waves_update)
+    waves_update_parser = commands.add_parser("waves-update", help="re-record the waveform goldens")
+    waves_update_parser.set_defaults(handler=_waves_update)
+    for waves_parser in (waves_check_parser, waves_update_parser):
+        waves_parser.add_argument("--scenario", action="append",
+                                  help="only this scenario (repeatable); default every one")
 
     reduce_parser = commands.add_parser("reduce", help="all-reduce your .npy tensors through the RTL ring")
     reduce_parser.add_argument("--inputs", nargs="+", required=True, help="one .npy per rank")
