@@ -8,18 +8,20 @@ import zlib
 
 import numpy as np
 import pytest
-from scapy.contrib.roce import AETH as ScapyAETH, BTH as ScapyBTH, _bth_opcodes as SCAPY_OPCODE_NAMES
+from scapy.contrib.roce import (AETH as ScapyAETH, BTH as ScapyBTH, CNPPadding as ScapyCNPPadding,
+                                _bth_opcodes as SCAPY_OPCODE_NAMES)
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 from scapy.utils import RawPcapReader
 
 from dpuv.models.roce_packet import (
-    AETH, BTH, BTH_OFFSET, ETHERNET_HEADER_BYTES, ICRC_BYTES, PMTUS, PSN_MODULUS, RETH, AckType, Addressing, Endpoint,
-    ImmDt, MalformedCause, MalformedFrame, Opcode, Operation, Position, RocePacket, build_frame, icrc, opcode_info,
+    AETH, BTH, BTH_OFFSET, ETHERNET_HEADER_BYTES, ICRC_BYTES, PMTUS, PSN_MODULUS, RETH, AckType, Addressing,
+    AtomicAckETH, AtomicETH, Endpoint, ImmDt, MalformedCause, MalformedFrame, Opcode, Operation, Position, RocePacket, build_frame, icrc, opcode_info,
     ipv4_checksum, parse_frame, psn_add, psn_compare, reseal_icrc, rnr_nak_syndrome, segment_message,
 )
-from dpuv.tb.roce_scapy import RETH as ScapyRETH, ImmDt as ScapyImmDt, decode, write_pcap
+from dpuv.tb.roce_scapy import (RETH as ScapyRETH, AtomicAckETH as ScapyAtomicAckETH, AtomicETH as ScapyAtomicETH,
+                                ImmDt as ScapyImmDt, decode, write_pcap)
 
 ADDRESSING = Addressing.between(Endpoint("02:00:00:00:00:01", "10.0.0.1", 0xC123),
                                 Endpoint("02:00:00:00:00:02", "10.0.0.2"))
@@ -38,7 +40,9 @@ def _packet(opcode: Opcode, payload: bytes = b"", **bth_fields) -> RocePacket:
         reth=RETH(0x0123_4567_89AB_CDEF, 0xCAFE, len(payload)) if info.has_reth else None,
         aeth=AETH(0x1F, 0x00ABCD) if info.has_aeth else None,
         immdt=ImmDt(0xDEADBEEF) if info.has_immdt else None,
-        payload=payload)
+        payload=payload,
+        atomic_eth=AtomicETH(0x0123_4567_89AB_CDE8, 0xCAFE, 5, 7) if info.has_atomic_eth else None,
+        atomic_ack_eth=AtomicAckETH(0x1122_3344_5566_7788) if info.has_atomic_ack_eth else None)
 
 
 def _reframe(frame: bytes, transport: bytes) -> bytes:
@@ -105,7 +109,8 @@ def test_icrc_ignores_masked_fields_and_sees_the_rest():
 
 def test_opcode_values_match_scapy_names():
     for opcode in Opcode:
-        assert SCAPY_OPCODE_NAMES[opcode.value] == f"RC_{opcode.name}"
+        # The CNP is not an RC opcode, and scapy names it without a transport
+        assert SCAPY_OPCODE_NAMES[opcode.value] == ("CNP" if opcode is Opcode.CNP else f"RC_{opcode.name}")
 
 
 def test_extension_headers_per_opcode_follow_the_reference():
@@ -115,7 +120,14 @@ def test_extension_headers_per_opcode_follow_the_reference():
     assert with_reth == {Opcode.RDMA_WRITE_FIRST, Opcode.RDMA_WRITE_ONLY, Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE,
                          Opcode.RDMA_READ_REQUEST}
     assert with_aeth == {Opcode.ACKNOWLEDGE, Opcode.RDMA_READ_RESPONSE_FIRST, Opcode.RDMA_READ_RESPONSE_LAST,
-                         Opcode.RDMA_READ_RESPONSE_ONLY}
+                         Opcode.RDMA_READ_RESPONSE_ONLY, Opcode.ATOMIC_ACKNOWLEDGE}
+    assert {opcode for opcode in Opcode if opcode_info(opcode).has_atomic_eth} == {Opcode.COMPARE_SWAP,
+                                                                                  Opcode.FETCH_ADD}
+    assert {opcode for opcode in Opcode if opcode_info(opcode).has_atomic_ack_eth} == {Opcode.ATOMIC_ACKNOWLEDGE}
+    assert {opcode for opcode in Opcode if opcode_info(opcode).has_cnp_padding} == {Opcode.CNP}
+    assert {opcode for opcode in Opcode if not opcode_info(opcode).has_payload} == {
+        Opcode.RDMA_READ_REQUEST, Opcode.ACKNOWLEDGE, Opcode.ATOMIC_ACKNOWLEDGE, Opcode.COMPARE_SWAP,
+        Opcode.FETCH_ADD, Opcode.CNP}
     assert with_immdt == {Opcode.SEND_LAST_WITH_IMMEDIATE, Opcode.SEND_ONLY_WITH_IMMEDIATE,
                           Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE, Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE}
     assert opcode_info(Opcode.RDMA_WRITE_MIDDLE).position is Position.MIDDLE
@@ -148,10 +160,13 @@ def test_model_frames_decode_the_same_in_scapy(opcode):
             if info.has_reth else None,
             aeth=AETH(rng.randrange(256), rng.randrange(1 << 24)) if info.has_aeth else None,
             immdt=ImmDt(rng.randrange(1 << 32)) if info.has_immdt else None,
-            payload=rng.randbytes(payload_length))
+            payload=rng.randbytes(payload_length),
+            atomic_eth=AtomicETH(rng.randrange(1 << 64), rng.randrange(1 << 32), rng.randrange(1 << 64),
+                                 rng.randrange(1 << 64)) if info.has_atomic_eth else None,
+            atomic_ack_eth=AtomicAckETH(rng.randrange(1 << 64)) if info.has_atomic_ack_eth else None)
         frame = build_frame(packet)
         seen = decode(frame)
-        assert seen["opcode"] == opcode and seen["opcode_name"] == f"RC_{opcode.name}"
+        assert seen["opcode"] == opcode and seen["opcode_name"] == SCAPY_OPCODE_NAMES[opcode]
         assert (seen["dest_qp"], seen["psn"], seen["pkey"]) == (bth.dest_qp, bth.psn, bth.pkey)
         assert (seen["ack_req"], seen["solicited"], seen["migration"]) == (bth.ack_req, bth.solicited, bth.migration)
         assert (seen["fecn"], seen["becn"], seen["version"]) == (bth.fecn, bth.becn, 0)
@@ -163,6 +178,11 @@ def test_model_frames_decode_the_same_in_scapy(opcode):
         assert seen["aeth"] == (None if packet.aeth is None else {"syndrome": packet.aeth.syndrome,
                                                                   "msn": packet.aeth.msn})
         assert seen["imm"] == (None if packet.immdt is None else packet.immdt.value)
+        assert seen["atomic_eth"] == (None if packet.atomic_eth is None else {
+            "virtual_address": packet.atomic_eth.virtual_address, "rkey": packet.atomic_eth.rkey,
+            "swap_add": packet.atomic_eth.swap_add, "compare": packet.atomic_eth.compare})
+        assert seen["atomic_original"] == (None if packet.atomic_ack_eth is None else packet.atomic_ack_eth.original)
+        assert seen["cnp_padding"] == (bytes(16) if info.has_cnp_padding else None)
         assert seen["icrc_sent"] == seen["icrc_computed"]
         assert (seen["source_mac"], seen["destination_mac"]) == (addressing.source_mac, addressing.destination_mac)
         assert (seen["source_ip"], seen["destination_ip"]) == (addressing.source_ip, addressing.destination_ip)
@@ -179,8 +199,14 @@ def test_scapy_frames_parse_the_same_in_the_model(opcode):
     layers = ScapyBTH(opcode=opcode, dqpn=0x345678, psn=0xFFFFFE, ackreq=1, padcount=-len(payload) % 4)
     if info.has_reth:
         layers /= ScapyRETH(va=0x1000, rkey=0x77, dlen=3)
+    if info.has_atomic_eth:
+        layers /= ScapyAtomicETH(va=0x2008, rkey=0x78, swap_add=0xFFFF_FFFF_FFFF_FFFE, compare=0x8000_0000_0000_0001)
     if info.has_aeth:
         layers /= ScapyAETH(syndrome=0x60, msn=9)
+    if info.has_atomic_ack_eth:
+        layers /= ScapyAtomicAckETH(orig=0xDEAD_BEEF_0BAD_F00D)
+    if info.has_cnp_padding:
+        layers /= ScapyCNPPadding()
     if info.has_immdt:
         layers /= ScapyImmDt(imm=0x01020304)
     if payload:
@@ -189,6 +215,9 @@ def test_scapy_frames_parse_the_same_in_the_model(opcode):
                   / IP(src="10.0.0.1", dst="10.0.0.2", flags="DF") / UDP(sport=1234, dport=4791) / layers)
     packet = parse_frame(frame)
     assert packet.bth == BTH(opcode, 0x345678, 0xFFFFFE, ack_req=True)
+    assert packet.atomic_eth == (AtomicETH(0x2008, 0x78, 0xFFFF_FFFF_FFFF_FFFE, 0x8000_0000_0000_0001)
+                                 if info.has_atomic_eth else None)
+    assert packet.atomic_ack_eth == (AtomicAckETH(0xDEAD_BEEF_0BAD_F00D) if info.has_atomic_ack_eth else None)
     assert packet.payload == payload
     assert packet.reth == (RETH(0x1000, 0x77, 3) if info.has_reth else None)
     assert packet.aeth == (AETH(0x60, 9) if info.has_aeth else None)
@@ -236,7 +265,9 @@ def _malformed_frames():
             _reframe(send, bytes(transport) + b"\0"),                      # 9 bytes of payload and pad
             _reframe(send, bytes(BTH(Opcode.SEND_ONLY, 0x12, 5).encode(pad_count=3))),  # pad over nothing
         ],
-        MalformedCause.UNKNOWN_OPCODE: [with_byte(send, BTH_OFFSET, value) for value in (0x13, 0x24, 0x64, 0x81, 0xFF)],
+        # 0x15 is reserved in RC, 0x16 (SEND_LAST_WITH_INVALIDATE) is not modelled, 0x80 is not a CNP
+        MalformedCause.UNKNOWN_OPCODE: [with_byte(send, BTH_OFFSET, value)
+                                        for value in (0x15, 0x16, 0x24, 0x64, 0x80, 0xFF)],
         MalformedCause.BAD_ICRC: [with_byte(send, len(send) - 6, 0x55, reseal=False),
                                   with_byte(send, len(send) - 1, send[-1] ^ 0x80, reseal=False),
                                   with_byte(send, BTH_OFFSET, Opcode.SEND_LAST, reseal=False)],

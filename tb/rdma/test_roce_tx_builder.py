@@ -14,7 +14,7 @@ from dpuv.models.roce_packet import (AETH, BTH, PMTUS, RETH, Addressing, ImmDt, 
                                      build_frame, opcode_info)
 from dpuv.harness import perf
 from dpuv.tb import roce_scapy
-from dpuv.tb.roce_header_bus import HeaderSource
+from dpuv.tb.roce_header_bus import BUS_OPCODES, HeaderSource
 from dpuv.tb.testbench import (PAUSE_OPTIONS, CycleCounter, HandshakeMonitor, pulse_reset, start_clock_and_reset,
                                 stream_ends, test_rng)
 
@@ -82,7 +82,7 @@ async def every_opcode_matches_the_model_and_scapy(dut, idle, backpressure):
     rng = test_rng("opcodes", idle, backpressure)
     tb = TB(dut, rng, idle, backpressure)
     await tb.reset()
-    packets = [random_packet(rng, opcode, rng.choice(PMTUS[:2])) for opcode in Opcode for _ in range(3)]
+    packets = [random_packet(rng, opcode, rng.choice(PMTUS[:2])) for opcode in BUS_OPCODES for _ in range(3)]
     rng.shuffle(packets)
     sender = cocotb.start_soon(tb.send_all(packets))
     await tb.check_frames(packets)

@@ -1,16 +1,17 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
 """RoCEv2 packets on Ethernet and IPv4, written from the protocol facts in
-docs/reference/roce.md: the RC opcode table, the BTH and its extension headers (RETH, AETH,
-ImmDt), frame building and checking with the ICRC, message segmentation at a path MTU, and
-24-bit PSN arithmetic.
+docs/reference/roce.md: the RC opcode table, the BTH and its extension headers (RETH,
+AtomicETH, AETH, AtomicAckETH, ImmDt), the congestion notification packet (CNP), frame building
+and checking with the ICRC, message segmentation at a path MTU, and 24-bit PSN arithmetic.
 
 Frame: Ethernet (14) | IPv4 (20, DF, protocol 17) | UDP (8, destination port 4791, checksum 0) |
 BTH (12) | extension headers | payload | pad to a 4-byte multiple | ICRC (4, least significant
 byte first). No FCS: the MAC adds it, and the Ethernet minimum-size padding with it.
 
-Only the reliable-connection SEND, RDMA WRITE, RDMA READ and ACKNOWLEDGE opcodes are modelled;
-atomics, invalidates, UC, UD and CNP are reported as unknown opcodes. Frames are untagged IPv4
+The reliable-connection SEND, RDMA WRITE, RDMA READ, atomic (COMPARE_SWAP, FETCH_ADD and their
+ATOMIC_ACKNOWLEDGE) and ACKNOWLEDGE opcodes are modelled, and the CNP; invalidates, UC and UD are
+reported as unknown opcodes. Frames are untagged IPv4
 without IP options (the ICRC's masked offsets assume a 20-byte header); a receiver accepts bytes
 after the IP packet only as the MAC's padding up to the 60-byte minimum frame.
 """
@@ -35,6 +36,10 @@ BTH_BYTES = 12
 RETH_BYTES = 16
 AETH_BYTES = 4
 IMMDT_BYTES = 4
+ATOMIC_ETH_BYTES = 28
+ATOMIC_ACK_ETH_BYTES = 8
+# A CNP carries 16 reserved bytes after its BTH (RoCEv2 annex A17), sent as zeros
+CNP_PADDING_BYTES = 16
 ICRC_BYTES = 4
 # Where the BTH starts in a frame
 BTH_OFFSET = ETHERNET_HEADER_BYTES + IPV4_HEADER_BYTES + UDP_HEADER_BYTES
@@ -46,6 +51,14 @@ PSN_BITS = 24
 PSN_MODULUS = 1 << PSN_BITS
 PSN_HALF_WINDOW = 1 << (PSN_BITS - 1)
 MAX_MESSAGE_BYTES = 1 << 31
+ATOMIC_OPERAND_BYTES = 8
+
+# ECN codepoints in the IPv4 TOS byte, bits 1:0 (RFC 3168)
+ECN_MASK = 0x3
+ECN_NOT_ECT = 0b00
+ECN_ECT1 = 0b01
+ECN_ECT0 = 0b10
+ECN_CE = 0b11
 
 
 class Opcode(IntEnum):
@@ -68,6 +81,11 @@ class Opcode(IntEnum):
     RDMA_READ_RESPONSE_LAST = 0x0F
     RDMA_READ_RESPONSE_ONLY = 0x10
     ACKNOWLEDGE = 0x11
+    ATOMIC_ACKNOWLEDGE = 0x12
+    COMPARE_SWAP = 0x13
+    FETCH_ADD = 0x14
+    # Not an RC opcode: RoCEv2's congestion notification packet, in the 0x80 block
+    CNP = 0x81
 
 
 class Operation(Enum):
@@ -76,6 +94,13 @@ class Operation(Enum):
     RDMA_READ_REQUEST = "rdma_read_request"
     RDMA_READ_RESPONSE = "rdma_read_response"
     ACKNOWLEDGE = "acknowledge"
+    COMPARE_SWAP = "compare_swap"
+    FETCH_ADD = "fetch_add"
+    ATOMIC_ACKNOWLEDGE = "atomic_acknowledge"
+    CNP = "cnp"
+
+
+ATOMIC_OPERATIONS = (Operation.COMPARE_SWAP, Operation.FETCH_ADD)
 
 
 class Position(Enum):
@@ -93,6 +118,9 @@ class OpcodeInfo:
     has_reth: bool = False
     has_aeth: bool = False
     has_immdt: bool = False
+    has_atomic_eth: bool = False
+    has_atomic_ack_eth: bool = False
+    has_cnp_padding: bool = False
     has_payload: bool = True
 
     @property
@@ -105,8 +133,21 @@ class OpcodeInfo:
 
     @property
     def is_request(self) -> bool:
-        """Requests travel requester to responder; responses (ACKs, read data) come back."""
-        return self.operation in (Operation.SEND, Operation.RDMA_WRITE, Operation.RDMA_READ_REQUEST)
+        """Requests travel requester to responder; responses (ACKs, read data, atomic results)
+        come back. A CNP is neither."""
+        return self.operation in (Operation.SEND, Operation.RDMA_WRITE, Operation.RDMA_READ_REQUEST,
+                                  *ATOMIC_OPERATIONS)
+
+    @property
+    def is_atomic(self) -> bool:
+        return self.operation in ATOMIC_OPERATIONS
+
+    @property
+    def extension_header_bytes(self) -> int:
+        """Bytes between the BTH and the payload (the CNP's reserved bytes count as a header)."""
+        return (RETH_BYTES * self.has_reth + ATOMIC_ETH_BYTES * self.has_atomic_eth + AETH_BYTES * self.has_aeth
+                + ATOMIC_ACK_ETH_BYTES * self.has_atomic_ack_eth + IMMDT_BYTES * self.has_immdt
+                + CNP_PADDING_BYTES * self.has_cnp_padding)
 
 
 _SEND, _WRITE, _RESPONSE = Operation.SEND, Operation.RDMA_WRITE, Operation.RDMA_READ_RESPONSE
@@ -132,6 +173,11 @@ OPCODE_INFO: dict[Opcode, OpcodeInfo] = {
     Opcode.RDMA_READ_RESPONSE_LAST: OpcodeInfo(_RESPONSE, _LAST, has_aeth=True),
     Opcode.RDMA_READ_RESPONSE_ONLY: OpcodeInfo(_RESPONSE, _ONLY, has_aeth=True),
     Opcode.ACKNOWLEDGE: OpcodeInfo(Operation.ACKNOWLEDGE, _ONLY, has_aeth=True, has_payload=False),
+    Opcode.ATOMIC_ACKNOWLEDGE: OpcodeInfo(Operation.ATOMIC_ACKNOWLEDGE, _ONLY, has_aeth=True, has_atomic_ack_eth=True,
+                                          has_payload=False),
+    Opcode.COMPARE_SWAP: OpcodeInfo(Operation.COMPARE_SWAP, _ONLY, has_atomic_eth=True, has_payload=False),
+    Opcode.FETCH_ADD: OpcodeInfo(Operation.FETCH_ADD, _ONLY, has_atomic_eth=True, has_payload=False),
+    Opcode.CNP: OpcodeInfo(Operation.CNP, _ONLY, has_cnp_padding=True, has_payload=False),
 }
 
 
@@ -243,6 +289,37 @@ class AETH:
 
 
 @dataclass(frozen=True)
+class AtomicETH:
+    """The atomic request header: the 8-byte aligned address and R_Key of the remote operand,
+    the swap value (COMPARE_SWAP) or the addend (FETCH_ADD), and the compare value (COMPARE_SWAP
+    only; FETCH_ADD sends it as zero and the responder ignores it)."""
+    virtual_address: int
+    rkey: int
+    swap_add: int
+    compare: int = 0
+
+    def encode(self) -> bytes:
+        return struct.pack("!QIQQ", self.virtual_address, self.rkey, self.swap_add, self.compare)
+
+    @classmethod
+    def decode(cls, data: bytes) -> AtomicETH:
+        return cls(*struct.unpack("!QIQQ", data[:ATOMIC_ETH_BYTES]))
+
+
+@dataclass(frozen=True)
+class AtomicAckETH:
+    """The value the remote operand held before the atomic operation."""
+    original: int
+
+    def encode(self) -> bytes:
+        return struct.pack("!Q", self.original)
+
+    @classmethod
+    def decode(cls, data: bytes) -> AtomicAckETH:
+        return cls(struct.unpack("!Q", data[:ATOMIC_ACK_ETH_BYTES])[0])
+
+
+@dataclass(frozen=True)
 class ImmDt:
     value: int
 
@@ -287,10 +364,24 @@ class RocePacket:
     aeth: AETH | None = None
     immdt: ImmDt | None = None
     payload: bytes = b""
+    # After the payload so that the positional form of the other fields stays as it was
+    atomic_eth: AtomicETH | None = None
+    atomic_ack_eth: AtomicAckETH | None = None
 
     @property
     def info(self) -> OpcodeInfo:
         return opcode_info(self.bth.opcode)
+
+    @property
+    def ecn(self) -> int:
+        return self.addressing.tos & ECN_MASK
+
+
+def cnp_packet(addressing: Addressing, dest_qp: int, pkey: int = 0xFFFF) -> RocePacket:
+    """A congestion notification packet to `dest_qp` (the QP whose packets were marked, at the
+    far end): BECN set, PSN and the other BTH flags zero, as annex A17 describes it and as
+    scapy's cnp() builds it."""
+    return RocePacket(addressing, BTH(Opcode.CNP, dest_qp, 0, pkey=pkey, becn=True))
 
 
 class MalformedCause(Enum):
@@ -351,17 +442,25 @@ def icrc(ip_onwards: bytes) -> int:
     return zlib.crc32(ip_onwards[_ICRC_MASKED_SPAN:], zlib.crc32(head, _ICRC_SEED))
 
 
+def _extension_headers(packet: RocePacket) -> list:
+    """The packet's extension headers in wire order: RETH, AtomicETH, AETH, AtomicAckETH, ImmDt."""
+    return [packet.reth, packet.atomic_eth, packet.aeth, packet.atomic_ack_eth, packet.immdt]
+
+
 def build_frame(packet: RocePacket) -> bytes:
     info = packet.info
     for name, present, wanted in [("RETH", packet.reth, info.has_reth), ("AETH", packet.aeth, info.has_aeth),
-                                  ("ImmDt", packet.immdt, info.has_immdt)]:
+                                  ("ImmDt", packet.immdt, info.has_immdt),
+                                  ("AtomicETH", packet.atomic_eth, info.has_atomic_eth),
+                                  ("AtomicAckETH", packet.atomic_ack_eth, info.has_atomic_ack_eth)]:
         if (present is not None) != wanted:
             raise ValueError(f"{Opcode(packet.bth.opcode).name} {'needs' if wanted else 'has no'} {name}")
     if packet.payload and not info.has_payload:
         raise ValueError(f"{Opcode(packet.bth.opcode).name} carries no payload")
     pad_count = -len(packet.payload) % 4
     transport = packet.bth.encode(pad_count)
-    transport += b"".join(header.encode() for header in (packet.reth, packet.aeth, packet.immdt) if header)
+    transport += b"".join(header.encode() for header in _extension_headers(packet) if header)
+    transport += bytes(CNP_PADDING_BYTES * info.has_cnp_padding)
     transport += packet.payload + bytes(pad_count)
 
     address = packet.addressing
@@ -432,22 +531,22 @@ def _parse_link_headers(frame: bytes) -> tuple[Addressing, int]:
     return addressing, ip_end
 
 
-def _parse_extension_headers(frame: bytes, info: OpcodeInfo, name: str,
-                             icrc_start: int) -> tuple[RETH | None, AETH | None, ImmDt | None, int]:
-    """The extension headers the opcode carries, in wire order, and where they end."""
+def _parse_extension_headers(frame: bytes, info: OpcodeInfo, name: str, icrc_start: int) -> tuple[dict, int]:
+    """The extension headers the opcode carries, read in wire order, by RocePacket field name,
+    and where they end. A CNP's reserved bytes are skipped: receivers ignore reserved fields."""
     offset = BTH_OFFSET + BTH_BYTES
-    headers_end = offset + RETH_BYTES * info.has_reth + AETH_BYTES * info.has_aeth + IMMDT_BYTES * info.has_immdt
+    headers_end = offset + info.extension_header_bytes
     _require(headers_end <= icrc_start, MalformedCause.TRUNCATED, f"{name} ends inside its extension headers")
-    reth = aeth = immdt = None
-    if info.has_reth:
-        reth = RETH.decode(frame[offset:offset + RETH_BYTES])
-        offset += RETH_BYTES
-    if info.has_aeth:
-        aeth = AETH.decode(frame[offset:offset + AETH_BYTES])
-        offset += AETH_BYTES
-    if info.has_immdt:
-        immdt = ImmDt.decode(frame[offset:offset + IMMDT_BYTES])
-    return reth, aeth, immdt, headers_end
+    headers = {}
+    for field_name, header, size, present in [
+            ("reth", RETH, RETH_BYTES, info.has_reth), ("atomic_eth", AtomicETH, ATOMIC_ETH_BYTES, info.has_atomic_eth),
+            ("aeth", AETH, AETH_BYTES, info.has_aeth),
+            ("atomic_ack_eth", AtomicAckETH, ATOMIC_ACK_ETH_BYTES, info.has_atomic_ack_eth),
+            ("immdt", ImmDt, IMMDT_BYTES, info.has_immdt)]:
+        if present:
+            headers[field_name] = header.decode(frame[offset:offset + size])
+            offset += size
+    return headers, headers_end
 
 
 def _check_payload_size(length: int, info: OpcodeInfo, name: str, pmtu: int) -> None:
@@ -476,7 +575,7 @@ def parse_frame(frame: bytes, pmtu: int | None = None) -> RocePacket:
     _require(is_known_opcode(bth.opcode), MalformedCause.UNKNOWN_OPCODE, f"opcode {bth.opcode:#04x}")
     bth = replace(bth, opcode=Opcode(bth.opcode))
     info, name = opcode_info(bth.opcode), bth.opcode.name
-    reth, aeth, immdt, headers_end = _parse_extension_headers(frame, info, name, icrc_start)
+    headers, headers_end = _parse_extension_headers(frame, info, name, icrc_start)
 
     padded_length = icrc_start - headers_end
     if not info.has_payload:
@@ -489,7 +588,7 @@ def parse_frame(frame: bytes, pmtu: int | None = None) -> RocePacket:
     payload = frame[headers_end:icrc_start - pad_count]
     if pmtu is not None:
         _check_payload_size(len(payload), info, name, pmtu)
-    return RocePacket(addressing, bth, reth, aeth, immdt, payload)
+    return RocePacket(addressing, bth, payload=payload, **headers)
 
 
 @dataclass(frozen=True)

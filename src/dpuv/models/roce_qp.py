@@ -5,21 +5,34 @@ and checked by roce_packet), written from the protocol facts in docs/reference/r
 the behaviour of Linux rxe. It is meant as the peer of the RTL transport engine over a wire, and
 as the peer of itself over src/dpuv/models/roce_wire.py.
 
-Requester: SEND, SEND with immediate, RDMA WRITE (with and without immediate) and RDMA READ, in
-posting order. PSNs are 24 bits and wrap. ACKs are cumulative; a READ is acknowledged only by its
-response packets, so an ACK or response beyond a READ whose responses are missing means they were
-lost. Recovery is go-back-N from the oldest unacknowledged PSN, started by a NAK (PSN sequence
-error), by such an implicit NAK or by the local ACK timeout (4.096 us x 2^code); a partly
-answered READ is reissued for its remainder. `retry_count` retries without progress move the QP
-to the error state; an RNR NAK waits its timer and retries under `rnr_retry` (7 = forever).
+Requester: SEND, SEND with immediate, RDMA WRITE (with and without immediate), RDMA READ and the
+atomics (compare-and-swap, fetch-and-add), in posting order. PSNs are 24 bits and wrap. ACKs are
+cumulative; a READ is acknowledged only by its response packets and an atomic only by its
+ATOMIC_ACKNOWLEDGE, so an ACK or response beyond a READ or atomic whose responses are missing
+means they were lost. At most `max_rd_atomic` atomics are outstanding at once, so that the
+responder's cache of atomic results (of the same size on the far side) still holds every one the
+requester may retry. Recovery is go-back-N from the oldest unacknowledged PSN, started by a NAK
+(PSN sequence error), by such an implicit NAK or by the local ACK timeout (4.096 us x 2^code); a
+partly answered READ is reissued for its remainder, an unanswered atomic is sent again with its
+PSN. `retry_count` retries without progress move the QP to the error state; an RNR NAK waits its
+timer and retries under `rnr_retry` (7 = forever).
 
 Responder: executes the packet with the expected PSN; re-ACKs a duplicate SEND or WRITE and
 re-executes a duplicate READ from the duplicate's PSN; answers the first packet ahead of the
 expected PSN with one NAK (PSN sequence error) carrying the expected PSN and then stays silent
 until that PSN arrives. WRITE and READ are checked against registered memory regions (R_Key,
-access, bounds) and refused with NAK remote access error. SEND and WRITE with immediate consume a
-posted receive; with none posted the answer is an RNR NAK. ACKs are sent for packets with AckReq
-and coalesced: several ACKs waiting in a row leave as the newest one.
+access, bounds) and refused with NAK remote access error. An atomic needs the QP's remote-atomic
+permission and a responder resource (else NAK invalid request, as rxe's unsupported-opcode and
+resource checks), a region with remote-atomic access holding the 8 bytes (else NAK remote access
+error) and an 8-byte aligned address (else NAK invalid request, rxe's misaligned-atomic error);
+it is then executed on the region's bytes, which hold the operand little endian (host order on
+x86, as rxe reads it through a u64 pointer), and answered ATOMIC_ACKNOWLEDGE with the original
+value. Its result is kept in a cache of the last `max_dest_rd_atomic` atomics by PSN: a
+duplicate atomic is never executed again but answered from the cache, and one older than the
+cache is dropped without an answer (rxe: resource not found, class D). SEND and WRITE with
+immediate consume a posted receive; with none posted the answer is an RNR NAK. ACKs are sent
+for packets with AckReq and coalesced: several ACKs waiting in a row leave as the newest one.
+CNPs are counted and dropped: congestion control is dpuv.models.dcqcn's.
 
 Every frame it sends carries the P_Key of its configuration. Of the frames it receives it checks
 only the destination QP, not the IPv4 destination or the P_Key: as a test peer it must hear an
@@ -36,9 +49,9 @@ from dataclasses import dataclass, field
 from enum import Enum, Flag, auto
 
 from dpuv.models.roce_packet import (
-    ACK_UNLIMITED_CREDIT, AETH, BTH, MAX_MESSAGE_BYTES, NAK_INVALID_REQUEST, NAK_PSN_SEQUENCE_ERROR,
+    ACK_UNLIMITED_CREDIT, AETH, ATOMIC_OPERAND_BYTES, BTH, MAX_MESSAGE_BYTES, NAK_INVALID_REQUEST, NAK_PSN_SEQUENCE_ERROR,
     NAK_REMOTE_ACCESS_ERROR, NAK_REMOTE_OPERATIONAL_ERROR, OPCODE_INFO, PSN_HALF_WINDOW, PSN_MODULUS, RETH, AckType,
-    Addressing, Endpoint, ImmDt, MalformedFrame, Opcode, Operation, RocePacket, Segment, build_frame, check_pmtu,
+    Addressing, AtomicAckETH, AtomicETH, Endpoint, ImmDt, MalformedFrame, Opcode, Operation, RocePacket, Segment, build_frame, check_pmtu,
     packet_count, parse_frame, psn_add, psn_compare, rnr_nak_syndrome, segment_message,
 )
 
@@ -65,12 +78,21 @@ class WorkOpcode(Enum):
     RDMA_WRITE = "rdma_write"
     RDMA_WRITE_WITH_IMMEDIATE = "rdma_write_with_immediate"
     RDMA_READ = "rdma_read"
+    COMPARE_SWAP = "compare_swap"
+    FETCH_ADD = "fetch_add"
+
+
+ATOMIC_WORK_OPCODES = (WorkOpcode.COMPARE_SWAP, WorkOpcode.FETCH_ADD)
 
 
 class CompletionOpcode(Enum):
+    """Completion kinds; verbs numbers them (ibv_wc_opcode) SEND 0, RDMA_WRITE 1, RDMA_READ 2,
+    COMP_SWAP 3, FETCH_ADD 4, RECV 128, RECV_RDMA_WITH_IMM 129."""
     SEND = "send"
     RDMA_WRITE = "rdma_write"
     RDMA_READ = "rdma_read"
+    COMP_SWAP = "comp_swap"
+    FETCH_ADD = "fetch_add"
     RECV = "recv"
     RECV_RDMA_WITH_IMMEDIATE = "recv_rdma_with_immediate"
 
@@ -95,6 +117,7 @@ class Access(Flag):
     NONE = 0
     REMOTE_READ = auto()
     REMOTE_WRITE = auto()
+    REMOTE_ATOMIC = auto()
 
 
 _COMPLETION_OPCODE = {
@@ -103,7 +126,12 @@ _COMPLETION_OPCODE = {
     WorkOpcode.RDMA_WRITE: CompletionOpcode.RDMA_WRITE,
     WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: CompletionOpcode.RDMA_WRITE,
     WorkOpcode.RDMA_READ: CompletionOpcode.RDMA_READ,
+    WorkOpcode.COMPARE_SWAP: CompletionOpcode.COMP_SWAP,
+    WorkOpcode.FETCH_ADD: CompletionOpcode.FETCH_ADD,
 }
+
+_ATOMIC_REQUEST_OPCODE = {WorkOpcode.COMPARE_SWAP: Opcode.COMPARE_SWAP, WorkOpcode.FETCH_ADD: Opcode.FETCH_ADD}
+ATOMIC_MODULUS = 1 << (8 * ATOMIC_OPERAND_BYTES)
 
 # The requester's completion status for each NAK that ends a work request
 _NAK_STATUS = {
@@ -122,6 +150,17 @@ class WorkRequest:
     rkey: int = 0
     read_length: int = 0
     imm: int | None = None
+    compare: int = 0            # COMPARE_SWAP: the value the operand must hold to be swapped
+    swap_add: int = 0           # COMPARE_SWAP: the value swapped in; FETCH_ADD: the addend
+
+    @classmethod
+    def compare_swap(cls, wr_id: int, remote_address: int, rkey: int, compare: int, swap: int) -> WorkRequest:
+        return cls(wr_id, WorkOpcode.COMPARE_SWAP, remote_address=remote_address, rkey=rkey, compare=compare,
+                   swap_add=swap)
+
+    @classmethod
+    def fetch_add(cls, wr_id: int, remote_address: int, rkey: int, add: int) -> WorkRequest:
+        return cls(wr_id, WorkOpcode.FETCH_ADD, remote_address=remote_address, rkey=rkey, swap_add=add)
 
     @classmethod
     def send(cls, wr_id: int, data: bytes, imm: int | None = None) -> WorkRequest:
@@ -138,7 +177,14 @@ class WorkRequest:
         return cls(wr_id, WorkOpcode.RDMA_READ, remote_address=remote_address, rkey=rkey, read_length=length)
 
     @property
+    def is_atomic(self) -> bool:
+        return self.opcode in ATOMIC_WORK_OPCODES
+
+    @property
     def length(self) -> int:
+        """Bytes the request moves: an atomic fetches its 8-byte original value."""
+        if self.is_atomic:
+            return ATOMIC_OPERAND_BYTES
         return self.read_length if self.opcode is WorkOpcode.RDMA_READ else len(self.data)
 
 
@@ -149,7 +195,16 @@ class Completion:
     opcode: CompletionOpcode
     byte_count: int = 0
     imm: int | None = None
-    data: bytes = b""  # what a READ fetched, or what a SEND delivered to a receive
+    # What a READ fetched, what a SEND delivered to a receive, or an atomic's original value as
+    # the 8 bytes verbs writes to the local buffer (host order, little endian on x86, as rxe does)
+    data: bytes = b""
+
+    @property
+    def original_value(self) -> int | None:
+        """An atomic's remote operand before the operation, as a number."""
+        if self.opcode not in (CompletionOpcode.COMP_SWAP, CompletionOpcode.FETCH_ADD) or not self.data:
+            return None
+        return int.from_bytes(self.data, "little")
 
 
 @dataclass
@@ -187,6 +242,9 @@ class QpConfig:
     max_unacked_psns: int = 128     # the requester sends no further than this past the oldest unacked PSN
     ack_request_interval: int = 32  # AckReq on PSNs one below a multiple of this, besides message ends
     pkey: int = 0xFFFF              # the P_Key every frame it sends carries (the default partition)
+    remote_atomic: bool = True      # verbs IBV_ACCESS_REMOTE_ATOMIC on the QP: without it atomics are refused
+    max_dest_rd_atomic: int = 16    # responder: atomic results kept for duplicates (0: no atomics accepted)
+    max_rd_atomic: int = 16         # requester: atomics outstanding at once; at most the peer's max_dest_rd_atomic
 
     def __post_init__(self) -> None:
         check_pmtu(self.pmtu)
@@ -198,6 +256,8 @@ class QpConfig:
         if not (0 <= self.retry_count <= 7 and 0 <= self.rnr_retry <= 7 and 0 <= self.min_rnr_timer < 32):
             raise ValueError("retry_count and rnr_retry are 3 bits, min_rnr_timer 5 bits")
         local_ack_timeout_ns(self.local_ack_timeout)
+        if self.max_dest_rd_atomic < 0 or self.max_rd_atomic < 1:
+            raise ValueError("need max_dest_rd_atomic >= 0 and max_rd_atomic >= 1")
         # Without an AckReq inside the window the requester would stall until its timeout; a power
         # of two divides 2^24, so the spacing holds across the PSN wrap too
         interval = self.ack_request_interval
@@ -214,6 +274,7 @@ class QpCounters:
     naks_received: Counter[int] = field(default_factory=Counter)
     retries: Counter[str] = field(default_factory=Counter)       # "timeout", "nak", "implicit_nak"
     duplicate_requests: int = 0
+    atomic_replays: int = 0                                      # duplicate atomics answered from the cache
 
 
 @dataclass
@@ -232,6 +293,15 @@ class _SendWork:
     def is_read(self) -> bool:
         return self.request.opcode is WorkOpcode.RDMA_READ
 
+    @property
+    def is_atomic(self) -> bool:
+        return self.request.is_atomic
+
+    @property
+    def needs_response(self) -> bool:
+        """Acknowledged only by its own response packets, never by an ACK."""
+        return self.is_read or self.is_atomic
+
 
 @dataclass(frozen=True)
 class _ReceiveWork:
@@ -249,6 +319,13 @@ class _InboundMessage:
     address: int = 0
     dma_length: int = 0
     written: int = 0
+
+
+@dataclass(frozen=True)
+class _AtomicResult:
+    """An executed atomic as the responder remembers it for a duplicate."""
+    psn: int
+    original: int
 
 
 @dataclass
@@ -290,6 +367,8 @@ class QueuePair:
         self._nak_sent = False  # silent until the expected PSN arrives
         self._inbound: _InboundMessage | None = None
         self._responses: deque[bytes | _PendingAck] = deque()
+        # The newest atomics executed, oldest first; appending past the size forgets the oldest
+        self._atomic_results: deque[_AtomicResult] = deque(maxlen=config.max_dest_rd_atomic)
 
     # ---- verbs --------------------------------------------------------------------------
 
@@ -305,18 +384,20 @@ class QueuePair:
             raise ValueError(f"{request.opcode.name} and imm={request.imm} do not go together")
         if request.length > MAX_MESSAGE_BYTES:
             raise ValueError(f"message of {request.length} bytes is over 2^31")
+        if request.is_atomic and not (0 <= request.compare < ATOMIC_MODULUS and 0 <= request.swap_add < ATOMIC_MODULUS):
+            raise ValueError("atomic operands are 64 bits")
         if self.state is QpState.ERROR:
             self._complete_send(request, CompletionStatus.FLUSHED)
             return
         pmtu = self.config.pmtu
-        if request.opcode is WorkOpcode.RDMA_READ:
+        if request.opcode is WorkOpcode.RDMA_READ or request.is_atomic:
             segments = []
         else:
             operation = Operation.SEND if request.opcode in (WorkOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE) \
                 else Operation.RDMA_WRITE
             segments = segment_message(operation, request.length, pmtu, with_immediate=request.imm is not None)
-        # A READ request takes one PSN for each response packet it will get back
-        psn_count = packet_count(request.length, pmtu)
+        # A READ request takes one PSN for each response packet it will get back, an atomic one
+        psn_count = 1 if request.is_atomic else packet_count(request.length, pmtu)
         # Beyond half the PSN space, old and new PSNs could no longer be told apart
         if (self._next_psn - self._unacked_psn) % PSN_MODULUS + psn_count >= PSN_HALF_WINDOW:
             raise ValueError("the posted requests would span 2^23 PSNs or more")
@@ -347,6 +428,9 @@ class QueuePair:
             self.counters.dropped["wrong_qp"] += 1
         elif self.state is QpState.ERROR:
             self.counters.dropped["qp_in_error"] += 1
+        elif packet.info.operation is Operation.CNP:
+            # Congestion control is dpuv.models.dcqcn's, outside the transport
+            self.counters.dropped["cnp"] += 1
         elif packet.info.is_request:
             self._respond(packet)
         else:
@@ -383,7 +467,19 @@ class QueuePair:
             return False
         if self._rnr_resume_at is not None and now_ns < self._rnr_resume_at:
             return False
-        return psn_compare(self._send_psn, psn_add(self._unacked_psn, self.config.max_unacked_psns)) < 0
+        if psn_compare(self._send_psn, psn_add(self._unacked_psn, self.config.max_unacked_psns)) >= 0:
+            return False
+        return not self._atomic_limit_reached()
+
+    def _atomic_limit_reached(self) -> bool:
+        """The next request is a new atomic and max_rd_atomic are already outstanding. Sending an
+        atomic again is never held back: it is already counted."""
+        work = self._work_at(self._send_psn)
+        if not work.is_atomic or psn_compare(work.first_psn, self._sent_end_psn) < 0:
+            return False
+        outstanding = sum(1 for other in self._works
+                          if other.is_atomic and psn_compare(other.first_psn, self._sent_end_psn) < 0)
+        return outstanding >= self.config.max_rd_atomic
 
     def _work_at(self, psn: int) -> _SendWork:
         for work in self._works:
@@ -399,6 +495,9 @@ class QueuePair:
         if work.is_read:
             packet = self._read_request(work, index)
             psn_count = work.psn_count - index
+        elif work.is_atomic:
+            packet = self._atomic_request(work)
+            psn_count = 1
         else:
             packet = self._message_packet(work, index)
             psn_count = 1
@@ -414,6 +513,14 @@ class QueuePair:
         psn = psn_add(work.first_psn, index)
         bth = BTH(Opcode.RDMA_READ_REQUEST, self.config.remote_qpn, psn, ack_req=True, pkey=self.config.pkey)
         return RocePacket(self._addressing, bth, reth=reth)
+
+    def _atomic_request(self, work: _SendWork) -> RocePacket:
+        request = work.request
+        bth = BTH(_ATOMIC_REQUEST_OPCODE[request.opcode], self.config.remote_qpn, work.first_psn, ack_req=True,
+                  pkey=self.config.pkey)
+        compare = request.compare if request.opcode is WorkOpcode.COMPARE_SWAP else 0
+        return RocePacket(self._addressing, bth,
+                          atomic_eth=AtomicETH(request.remote_address, request.rkey, request.swap_add, compare))
 
     def _message_packet(self, work: _SendWork, index: int) -> RocePacket:
         request, segment = work.request, work.segments[index]
@@ -463,10 +570,10 @@ class QueuePair:
 
     def _retire_through(self, end_psn: int) -> bool:
         """Acknowledge every PSN before end_psn, completing the requests they finish. False when
-        an RDMA READ before end_psn still lacks responses: they can only have been lost."""
+        an RDMA READ or atomic before end_psn still lacks responses: they can only have been lost."""
         while psn_compare(end_psn, self._unacked_psn) > 0:
             work = self._works[0]
-            if work.is_read:
+            if work.needs_response:
                 return False
             if psn_compare(end_psn, work.end_psn) >= 0:
                 self._unacked_psn = work.end_psn
@@ -491,6 +598,9 @@ class QueuePair:
             return
         if packet.info.operation is Operation.RDMA_READ_RESPONSE:
             self._on_read_response(packet, now_ns)
+            return
+        if packet.info.operation is Operation.ATOMIC_ACKNOWLEDGE:
+            self._on_atomic_acknowledge(packet, now_ns)
             return
         aeth = packet.aeth
         if aeth.ack_type is AckType.ACK:
@@ -546,6 +656,25 @@ class QueuePair:
         if ends:
             self._works.popleft()
             self._complete_send(work.request, CompletionStatus.SUCCESS, bytes(work.read_data))
+        self._on_progress(now_ns)
+
+    def _on_atomic_acknowledge(self, packet: RocePacket, now_ns: int) -> None:
+        psn = packet.bth.psn
+        if packet.aeth.ack_type is not AckType.ACK:
+            self.counters.dropped["unexpected_response"] += 1
+            return
+        # Like a READ response, it acknowledges every PSN before its own
+        if not self._acknowledge_before(psn, now_ns):
+            self._retry(now_ns, "implicit_nak")
+            return
+        work = self._works[0]
+        if not work.is_atomic or work.first_psn != psn:
+            self.counters.dropped["unexpected_response"] += 1
+            return
+        self._works.popleft()
+        self._unacked_psn = psn_add(psn, 1)
+        self._complete_send(work.request, CompletionStatus.SUCCESS,
+                            packet.atomic_ack_eth.original.to_bytes(ATOMIC_OPERAND_BYTES, "little"))
         self._on_progress(now_ns)
 
     def _complete_send(self, request: WorkRequest, status: CompletionStatus, data: bytes = b"") -> None:
@@ -627,6 +756,9 @@ class QueuePair:
         if info.operation is Operation.RDMA_READ_REQUEST:
             self._execute_read(packet)
             return
+        if info.is_atomic:
+            self._execute_atomic(packet)
+            return
         consumes_receive = (info.operation is Operation.SEND and info.starts_message) or \
             (info.operation is Operation.RDMA_WRITE and info.has_immdt)
         if consumes_receive and not self._receives:
@@ -703,6 +835,37 @@ class QueuePair:
         self._msn = (self._msn + 1) % PSN_MODULUS
         self._queue_read_responses(reth, psn, region)
 
+    def _execute_atomic(self, packet: RocePacket) -> None:
+        """In rxe's order of checks: operation allowed on the QP, a responder resource, the
+        R_Key and range, then the alignment; each failure is a class C error."""
+        atomic, psn = packet.atomic_eth, packet.bth.psn
+        if not self.config.remote_atomic or self.config.max_dest_rd_atomic == 0:
+            self._fail_request(NAK_INVALID_REQUEST, psn)
+            return
+        region = self.memory.get(atomic.rkey)
+        if region is None or not region.allows(atomic.virtual_address, ATOMIC_OPERAND_BYTES, Access.REMOTE_ATOMIC):
+            self._fail_request(NAK_REMOTE_ACCESS_ERROR, psn)
+            return
+        if atomic.virtual_address % ATOMIC_OPERAND_BYTES:
+            self._fail_request(NAK_INVALID_REQUEST, psn)
+            return
+        original = int.from_bytes(region.read(atomic.virtual_address, ATOMIC_OPERAND_BYTES), "little")
+        if packet.info.operation is Operation.FETCH_ADD:
+            result = (original + atomic.swap_add) % ATOMIC_MODULUS
+        else:
+            result = atomic.swap_add if original == atomic.compare else original
+        region.write(atomic.virtual_address, result.to_bytes(ATOMIC_OPERAND_BYTES, "little"))
+        self._expected_psn = psn_add(psn, 1)
+        self._msn = (self._msn + 1) % PSN_MODULUS
+        self._atomic_results.append(_AtomicResult(psn, original))
+        self._queue_atomic_acknowledge(psn, original)
+
+    def _queue_atomic_acknowledge(self, psn: int, original: int) -> None:
+        # Sent whatever the AckReq bit says: the result is the response
+        bth = BTH(Opcode.ATOMIC_ACKNOWLEDGE, self.config.remote_qpn, psn, pkey=self.config.pkey)
+        self._responses.append(build_frame(RocePacket(self._addressing, bth, aeth=AETH(ACK_UNLIMITED_CREDIT, self._msn),
+                                                      atomic_ack_eth=AtomicAckETH(original))))
+
     def _queue_read_responses(self, reth: RETH, first_psn: int, region: MemoryRegion | None) -> None:
         data = region.read(reth.virtual_address, reth.dma_length) if region else b""
         for index, segment in enumerate(segment_message(Operation.RDMA_READ_RESPONSE, reth.dma_length,
@@ -713,6 +876,9 @@ class QueuePair:
             self._responses.append(build_frame(RocePacket(self._addressing, bth, aeth=aeth, payload=payload)))
 
     def _respond_to_duplicate(self, packet: RocePacket) -> None:
+        if packet.info.is_atomic:
+            self._replay_atomic(packet.bth.psn)
+            return
         if packet.info.operation is not Operation.RDMA_READ_REQUEST:
             # Its ACK was lost or is late: acknowledge everything executed so far again
             self._queue_ack(psn_add(self._expected_psn, -1))
@@ -731,3 +897,13 @@ class QueuePair:
 
     def _complete_receive(self, receive: _ReceiveWork, status: CompletionStatus) -> None:
         self._completions.append(Completion(receive.wr_id, status, CompletionOpcode.RECV))
+
+    def _replay_atomic(self, psn: int) -> None:
+        """A duplicate atomic is answered with the result it had, never executed again; one the
+        cache no longer holds is dropped unanswered (rxe: resource not found, class D)."""
+        for result in self._atomic_results:
+            if result.psn == psn:
+                self.counters.atomic_replays += 1
+                self._queue_atomic_acknowledge(psn, result.original)
+                return
+        self.counters.dropped["atomic_not_in_cache"] += 1

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import ipaddress
 
-from dpuv.models.roce_packet import AETH, BTH, RETH, Addressing, ImmDt, RocePacket
+from dpuv.models.roce_packet import AETH, BTH, OPCODE_INFO, RETH, Addressing, ImmDt, RocePacket
 from dpuv.tb.testbench import handshake
+
+# The opcodes whose headers this bus has fields for, and so the ones the engine's parser and
+# builder handle: the model's AtomicETH, AtomicAckETH and CNP come before the RTL's
+BUS_OPCODES = tuple(sorted(opcode for opcode, info in OPCODE_INFO.items()
+                           if not (info.has_atomic_eth or info.has_atomic_ack_eth or info.has_cnp_padding)))
 
 
 def _mac_number(mac: str) -> int:

@@ -4,9 +4,11 @@
 lacks, a decode of a frame into plain values for comparison with src/dpuv/models/roce_packet.py, and pcap
 writing for tshark or Wireshark.
 
-scapy 2.8.0 binds AETH only to ACKNOWLEDGE and has no RETH or ImmDt, so without this module a
-READ response, a WRITE or a READ request decodes as BTH plus raw bytes. Importing the module adds
-the bindings below, once, to scapy's global layer registry.
+scapy 2.8.0 binds AETH only to ACKNOWLEDGE and has no RETH, ImmDt, AtomicETH or AtomicAckETH,
+so without this module a READ response, a WRITE, a READ request or an atomic decodes as BTH plus
+raw bytes. Importing the module adds the bindings below, once, to scapy's global layer registry.
+The AtomicAckETH after an ATOMIC_ACKNOWLEDGE's AETH cannot be bound (the choice depends on the
+BTH two layers down), so decode reads it from the AETH's payload.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from scapy.contrib.roce import AETH, BTH
+from scapy.contrib.roce import AETH, BTH, CNPPadding
 from scapy.data import DLT_EN10MB
 from scapy.fields import IntField, XIntField, XLongField
 from scapy.layers.inet import IP, UDP
@@ -33,6 +35,9 @@ RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x09
 RDMA_READ_RESPONSE_FIRST = 0x0D
 RDMA_READ_RESPONSE_LAST = 0x0F
 RDMA_READ_RESPONSE_ONLY = 0x10
+ATOMIC_ACKNOWLEDGE = 0x12
+COMPARE_SWAP = 0x13
+FETCH_ADD = 0x14
 
 
 class ImmDt(Packet):
@@ -57,13 +62,30 @@ class RETH(Packet):
         return Raw
 
 
+class AtomicETH(Packet):
+    name = "AtomicETH"
+    fields_desc = [
+        XLongField("va", 0),
+        XIntField("rkey", 0),
+        XLongField("swap_add", 0),
+        XLongField("compare", 0),
+    ]
+
+
+class AtomicAckETH(Packet):
+    name = "AtomicAckETH"
+    fields_desc = [XLongField("orig", 0)]  # not "original": scapy keeps a packet's raw bytes there
+
+
 for _opcode in (RDMA_WRITE_FIRST, RDMA_WRITE_ONLY, RDMA_WRITE_ONLY_WITH_IMMEDIATE, RDMA_READ_REQUEST):
     bind_layers(BTH, RETH, opcode=_opcode)
 for _opcode in (SEND_LAST_WITH_IMMEDIATE, SEND_ONLY_WITH_IMMEDIATE, RDMA_WRITE_LAST_WITH_IMMEDIATE):
     bind_layers(BTH, ImmDt, opcode=_opcode)
 # READ_RESPONSE_MIDDLE has no AETH
-for _opcode in (RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_LAST, RDMA_READ_RESPONSE_ONLY):
+for _opcode in (RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_LAST, RDMA_READ_RESPONSE_ONLY, ATOMIC_ACKNOWLEDGE):
     bind_layers(BTH, AETH, opcode=_opcode)
+for _opcode in (COMPARE_SWAP, FETCH_ADD):
+    bind_layers(BTH, AtomicETH, opcode=_opcode)
 
 
 def _icrc_value(sent_order: bytes) -> int:
@@ -79,7 +101,11 @@ def decode(frame: bytes) -> dict:
     packet = Ether(frame[:14 + ip_total_length])
     bth = packet[BTH]
     reth, aeth, immdt = packet.getlayer(RETH), packet.getlayer(AETH), packet.getlayer(ImmDt)
-    innermost = immdt or aeth or reth or bth
+    atomic_eth, cnp_padding = packet.getlayer(AtomicETH), packet.getlayer(CNPPadding)
+    atomic_ack_eth = None
+    if aeth is not None and bth.opcode == ATOMIC_ACKNOWLEDGE:
+        atomic_ack_eth = AtomicAckETH(bytes(aeth.payload))
+    innermost = immdt or atomic_ack_eth or aeth or atomic_eth or reth or cnp_padding or bth
     padded_payload = bytes(innermost.payload)
     return {
         "source_mac": packet[Ether].src,
@@ -107,6 +133,10 @@ def decode(frame: bytes) -> dict:
         "reth": None if reth is None else {"virtual_address": reth.va, "rkey": reth.rkey, "dma_length": reth.dlen},
         "aeth": None if aeth is None else {"syndrome": aeth.syndrome, "msn": aeth.msn},
         "imm": None if immdt is None else immdt.imm,
+        "atomic_eth": None if atomic_eth is None else {"virtual_address": atomic_eth.va, "rkey": atomic_eth.rkey,
+                                                       "swap_add": atomic_eth.swap_add, "compare": atomic_eth.compare},
+        "atomic_original": None if atomic_ack_eth is None else atomic_ack_eth.orig,
+        "cnp_padding": None if cnp_padding is None else bytes(cnp_padding)[:16],
         "payload": padded_payload[:len(padded_payload) - bth.padcount],
         # scapy reads the trailer as a big-endian word; turn it back into the bytes sent
         "icrc_sent": _icrc_value(bth.icrc.to_bytes(4, "big")),
