@@ -11,8 +11,8 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import (BTH, RETH, Addressing, Endpoint, Opcode, RocePacket, build_frame, parse_frame,
-                                     reseal_icrc)
+from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, Opcode, RocePacket, build_frame,
+                                     parse_frame)
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -437,18 +437,12 @@ def request_frame(opcode: Opcode, psn: int, payload: bytes = b"", reth: RETH | N
                                   reth=reth, payload=payload))
 
 
-def atomic_frame(opcode: int, psn: int, address: int, rkey: int, swap_or_add: int, compare: int = 0) -> bytes:
-    """COMPARE_SWAP (0x13) or FETCH_ADD (0x14): BTH, then the 28-byte AtomicETH (VA, R_Key,
-    swap-or-add data, compare data), no payload. The model has no atomics yet, so the frame is a
-    SEND ONLY whose payload is the AtomicETH, with its opcode changed and the ICRC sealed again."""
-    atomic_eth = address.to_bytes(8, "big") + rkey.to_bytes(4, "big") + swap_or_add.to_bytes(8, "big") \
-        + compare.to_bytes(8, "big")
-    frame = bytearray(request_frame(Opcode.SEND_ONLY, psn, atomic_eth))
-    frame[42] = opcode
-    return reseal_icrc(bytes(frame))
+def atomic_frame(opcode: Opcode, psn: int, address: int, rkey: int, swap_or_add: int, compare: int = 0) -> bytes:
+    """COMPARE_SWAP or FETCH_ADD: BTH, then the AtomicETH, no payload."""
+    return build_frame(RocePacket(Addressing.between(PEER, DUT), BTH(opcode, DUT_QPN, psn),
+                                  atomic_eth=AtomicETH(address, rkey, swap_or_add, compare)))
 
 
-COMPARE_SWAP, FETCH_ADD = 0x13, 0x14
 RECEIVES_POSTED = 3
 SEQUENCE_CASE_CYCLES = 3000
 
@@ -471,17 +465,19 @@ def message_intruders(opened: str, psn: int) -> dict[str, bytes]:
             "WRITE_ONLY": request_frame(Opcode.RDMA_WRITE_ONLY, psn, b"intruder",
                                         RETH(REGION_BASE + 0x4000, RKEY, 8)),
             "READ_REQUEST": request_frame(Opcode.RDMA_READ_REQUEST, psn, reth=RETH(REGION_BASE, RKEY, 16)),
-            "COMPARE_SWAP": atomic_frame(COMPARE_SWAP, psn, REGION_BASE, RKEY, 1),
+            "COMPARE_SWAP": atomic_frame(Opcode.COMPARE_SWAP, psn, REGION_BASE, RKEY, 1),
             other_middle.name: request_frame(other_middle, psn, bytes(PMTU))}
 
 
 class ErrorCase:
     """One QP driven into the error state by `frames` (a WRITE ONLY with a canary after them): its
-    engine side and the model's, with the receives posted before and after."""
+    engine side and the model's (a QP without atomics, as the engine is), with the receives posted
+    before and after."""
 
     def __init__(self, tb: TB, name: str, first_psn: int, wr_id: int):
         self.tb, self.name, self.first_psn, self.wr_id = tb, name, first_psn, wr_id
-        self.model = QueuePair(QpConfig(DUT_QPN, PEER_QPN, DUT, PEER, pmtu=PMTU, initial_expected_psn=first_psn))
+        self.model = QueuePair(QpConfig(DUT_QPN, PEER_QPN, DUT, PEER, pmtu=PMTU, initial_expected_psn=first_psn,
+                                        remote_atomic=False))
         self.model.register_memory(RKEY, REGION_BASE, REGION_BYTES)
 
     def psn(self, offset: int) -> int:
@@ -501,26 +497,24 @@ class ErrorCase:
         self.model.post_recv(self.wr_id, 4 * PMTU)
         self.wr_id += 1
 
-    async def play(self, frames: list[bytes], canary: bytes, modelled: bool):
-        """The frames, then the canary WRITE; the engine's answers and receive completions, as the
-        model's when `modelled` (the model has no atomics yet)."""
+    async def play(self, frames: list[bytes], canary: bytes):
+        """The frames, then the canary WRITE; the engine's answers and receive completions, checked
+        against the model's."""
         tb, case = self.tb, self.name
         frames = frames + [request_frame(Opcode.RDMA_WRITE_ONLY, self.psn(len(frames)), canary,
                                          RETH(REGION_BASE + CANARY_OFFSET, RKEY, len(canary)))]
         sent = await tb.play(frames, SEQUENCE_CASE_CYCLES)
         answers = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome) for packet in sent]
-        if modelled:
-            for frame in frames:
-                self.model.receive(frame, 0)
-            expected = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome)
-                        for packet in (parse_frame(frame, PMTU) for frame in self.model.poll(0))]
-            assert answers == expected, f"{case}: engine answered {answers}, the model {expected}"
+        for frame in frames:
+            self.model.receive(frame, 0)
+        expected = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome)
+                    for packet in (parse_frame(frame, PMTU) for frame in self.model.poll(0))]
+        assert answers == expected, f"{case}: engine answered {answers}, the model {expected}"
         # The QP's receives are flushed on entering the error state, and one posted later at once
         received = await tb.host.poll()
         assert len(received) == RECEIVES_POSTED, f"{case}: {len(received)} receives completed on entering the error"
-        if modelled:
-            expected = [(c.wr_id, WC_STATUS[c.status]) for c in self.model.take_completions()]
-            assert [(c.wr_id, c.status) for c in received] == expected, f"{case}: the model completes {expected}"
+        expected = [(c.wr_id, WC_STATUS[c.status]) for c in self.model.take_completions()]
+        assert [(c.wr_id, c.status) for c in received] == expected, f"{case}: the model completes {expected}"
         await self.post_receive()
         await ClockCycles(tb.dut.clk, SEQUENCE_CASE_CYCLES)
         received += await tb.host.poll()
@@ -553,18 +547,17 @@ async def a_new_request_inside_an_open_message_is_an_invalid_request(dut):
             await case.create()
             first_receive = case.wr_id - RECEIVES_POSTED
             frames = [message_openers(case.psn(0))[opened], message_intruders(opened, case.psn(1))[intruder]]
-            answers, completions = await case.play(frames, canary, modelled=intruder != "COMPARE_SWAP")
+            answers, completions = await case.play(frames, canary)
             assert answers == [(Opcode.ACKNOWLEDGE, case.psn(1), 0x61)], f"{case.name}: engine answered {answers}"
             wanted_first = WcStatus.REM_INV_REQ_ERR if opened == "SEND_FIRST" else WcStatus.WR_FLUSH_ERR
             assert completions == [(first_receive + index, wanted_first if index == 0 else WcStatus.WR_FLUSH_ERR)
                                    for index in range(RECEIVES_POSTED + 1)], f"{case.name}: {completions}"
             wr_id, cases = case.wr_id, cases + 1
-    for atomic in (COMPARE_SWAP, FETCH_ADD):
-        case = ErrorCase(tb, f"atomic {atomic:#x} alone", rng.getrandbits(24), wr_id)
+    for atomic in (Opcode.COMPARE_SWAP, Opcode.FETCH_ADD):
+        case = ErrorCase(tb, f"{atomic.name} alone", rng.getrandbits(24), wr_id)
         await case.create()
         first_receive = case.wr_id - RECEIVES_POSTED
-        answers, completions = await case.play([atomic_frame(atomic, case.psn(0), REGION_BASE, RKEY, 5)], canary,
-                                               modelled=False)
+        answers, completions = await case.play([atomic_frame(atomic, case.psn(0), REGION_BASE, RKEY, 5)], canary)
         assert answers == [(Opcode.ACKNOWLEDGE, case.psn(0), 0x61)], f"{case.name}: engine answered {answers}"
         assert completions == [(first_receive + index, WcStatus.WR_FLUSH_ERR) for index in range(RECEIVES_POSTED + 1)]
         wr_id, cases = case.wr_id, cases + 1

@@ -19,14 +19,16 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, ETHERNET_HEADER_BYTES, MIN_ETHERNET_FRAME_BYTES, OPCODE_INFO, PMTUS,
-                                     RETH, Addressing, ImmDt, MalformedFrame, Position, RocePacket, build_frame,
-                                     ipv4_checksum, parse_frame, reseal_icrc)
+                                     RETH, Addressing, AtomicETH, ImmDt, MalformedFrame, Opcode, Position, RocePacket,
+                                     build_frame, ipv4_checksum, parse_frame, reseal_icrc)
 from dpuv.tb.roce_header_bus import BUS_OPCODES
 from dpuv.tb.testbench import PAUSE_OPTIONS, pulse_reset, start_clock_and_reset, test_rng
 
-# Good frames of the opcodes the parser's header bus carries; the unknown-opcode case below still
-# picks opcodes the model does not know either, so that both name the same cause
-OPCODES = list(BUS_OPCODES)
+# Good frames of the opcodes the parser's header bus carries, and the atomic requests (the parser
+# passes them for their BTH fields, so the responder can refuse them; their AtomicETH is not on the
+# bus yet). The unknown-opcode case below still picks opcodes the model does not know either, so
+# that both name the same cause
+OPCODES = list(BUS_OPCODES) + [Opcode.COMPARE_SWAP, Opcode.FETCH_ADD]
 GOOD = "good"
 MAC_ERROR = "mac_error"
 OVERFLOW = "overflow"
@@ -107,7 +109,9 @@ def random_packet(rng, pmtu: int, opcode: int | None = None, length: int | None 
         reth=RETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(32)) if info.has_reth else None,
         aeth=AETH(rng.randrange(256), rng.randrange(1 << 24)) if info.has_aeth else None,
         immdt=ImmDt(rng.getrandbits(32)) if info.has_immdt else None,
-        payload=rng.randbytes(length))
+        payload=rng.randbytes(length),
+        atomic_eth=AtomicETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(64), rng.getrandbits(64))
+        if info.has_atomic_eth else None)
 
 
 def mac_padded(rng, frame: bytes) -> bytes:
