@@ -337,7 +337,7 @@ wire [WRITE_PORTS*KEEP_WIDTH-1:0] dma_write_tkeep;
 wire [READ_PORTS*64-1:0]          dma_read_cmd_addr;
 wire [READ_PORTS*16-1:0]          dma_read_cmd_len;
 wire [READ_PORTS-1:0]             dma_read_cmd_valid, dma_read_cmd_ready, dma_read_tvalid, dma_read_tready,
-                                  dma_read_tlast;
+                                  dma_read_tlast, dma_read_tuser;
 wire [READ_PORTS*DATA_WIDTH-1:0]  dma_read_tdata;
 wire [READ_PORTS*KEEP_WIDTH-1:0]  dma_read_tkeep;
 
@@ -356,6 +356,7 @@ rdma_host_memory #(
     .s_read_cmd_addr(dma_read_cmd_addr), .s_read_cmd_len(dma_read_cmd_len), .s_read_cmd_valid(dma_read_cmd_valid),
     .s_read_cmd_ready(dma_read_cmd_ready), .m_read_axis_tdata(dma_read_tdata), .m_read_axis_tkeep(dma_read_tkeep),
     .m_read_axis_tvalid(dma_read_tvalid), .m_read_axis_tready(dma_read_tready), .m_read_axis_tlast(dma_read_tlast),
+    .m_read_axis_tuser(dma_read_tuser),
     .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
     .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
     .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
@@ -429,6 +430,8 @@ roce_responder #(
     .m_read_cmd_addr(dma_read_cmd_addr[0*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[0*16 +: 16]),
     .m_read_cmd_valid(dma_read_cmd_valid[0]), .m_read_cmd_ready(dma_read_cmd_ready[0]),
     .read_data_pending(read_payloads_pending != 0),
+    .read_payload_done(dma_read_tvalid[0] && dma_read_tready[0] && dma_read_tlast[0]),
+    .read_payload_failed(dma_read_tuser[0]),
     .m_recv_cmd_addr(dma_read_cmd_addr[3*64 +: 64]), .m_recv_cmd_len(dma_read_cmd_len[3*16 +: 16]),
     .m_recv_cmd_valid(dma_read_cmd_valid[3]), .m_recv_cmd_ready(dma_read_cmd_ready[3]),
     .s_recv_tdata(dma_read_tdata[3*DATA_WIDTH +: DATA_WIDTH]), .s_recv_tvalid(dma_read_tvalid[3]),
@@ -604,6 +607,7 @@ roce_tx_builder #(
     .s_axis_payload_tdata(dma_read_tdata[0*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[0]),
     .s_axis_payload_tready(dma_read_tready[0]), .s_axis_payload_tlast(dma_read_tlast[0]),
+    .s_axis_payload_tuser(dma_read_tuser[0]),
     .m_axis_tdata(frame_tdata[0*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(frame_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]),
     .m_axis_tvalid(frame_tvalid[0]), .m_axis_tready(frame_tready[0]), .m_axis_tlast(frame_tlast[0])
 );
@@ -624,6 +628,7 @@ roce_tx_builder #(
     .s_axis_payload_tdata(dma_read_tdata[1*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[1]),
     .s_axis_payload_tready(dma_read_tready[1]), .s_axis_payload_tlast(dma_read_tlast[1]),
+    .s_axis_payload_tuser(1'b0),
     .m_axis_tdata(frame_tdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(frame_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]),
     .m_axis_tvalid(frame_tvalid[1]), .m_axis_tready(frame_tready[1]), .m_axis_tlast(frame_tlast[1])
 );

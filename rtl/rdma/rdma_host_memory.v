@@ -54,6 +54,9 @@ module rdma_host_memory #(
     output wire [READ_PORTS-1:0]              m_read_axis_tvalid,
     input  wire [READ_PORTS-1:0]              m_read_axis_tready,
     output wire [READ_PORTS-1:0]              m_read_axis_tlast,
+    // With a frame's last beat: some burst of it was answered SLVERR or DECERR (its bytes are
+    // not the memory's)
+    output wire [READ_PORTS-1:0]              m_read_axis_tuser,
 
     // Host memory
     output wire [AXI_ID_WIDTH-1:0]            m_axi_awid,
@@ -175,7 +178,8 @@ generate
             .m_axi_rready(arb_rready[port]),
             .m_axis_tdata(m_read_axis_tdata[port*DATA_WIDTH +: DATA_WIDTH]),
             .m_axis_tkeep(m_read_axis_tkeep[port*KEEP_WIDTH +: KEEP_WIDTH]), .m_axis_tvalid(m_read_axis_tvalid[port]),
-            .m_axis_tready(m_read_axis_tready[port]), .m_axis_tlast(m_read_axis_tlast[port]), .m_axis_tuser()
+            .m_axis_tready(m_read_axis_tready[port]), .m_axis_tlast(m_read_axis_tlast[port]),
+            .m_axis_tuser(m_read_axis_tuser[port])
         );
     end
 endgenerate

@@ -11,6 +11,9 @@
 // and header checksum (24, 25), UDP checksum (40, 41) and BTH byte 4 (FECN, BECN; 46). The four
 // ICRC bytes go out least significant first, right after the frame's last byte: in its last
 // beat when there is room, else in one more beat. One register stage; full rate otherwise.
+// A frame whose last beat comes with tuser set is poisoned: its ICRC goes out inverted, so every
+// receiver drops it (the way a MAC spoils the FCS of a frame it cannot finish). The sender uses
+// it for a frame whose payload could not be read.
 module roce_icrc_append #(
     // Width of tdata in bits (64 to 512, a multiple of 32)
     parameter DATA_WIDTH = 64
@@ -24,6 +27,8 @@ module roce_icrc_append #(
     input  wire                    s_axis_tvalid,
     output wire                    s_axis_tready,
     input  wire                    s_axis_tlast,
+    // With the last beat: poison the frame
+    input  wire                    s_axis_tuser,
 
     output reg  [DATA_WIDTH-1:0]   m_axis_tdata,
     output reg  [DATA_WIDTH/8-1:0] m_axis_tkeep,
@@ -53,7 +58,7 @@ reg                   mid_frame;
 // The beat held in the output register, its CRC already folded in
 reg  [DATA_WIDTH-1:0] held_tdata;
 reg  [KEEP_WIDTH-1:0] held_tkeep;
-reg                   held_valid, held_last;
+reg                   held_valid, held_last, held_poisoned;
 // ICRC bytes that did not fit in the last beat, still to send in a beat of their own
 reg  [2:0]            spill_bytes;
 reg  [31:0]           spill_icrc;
@@ -109,6 +114,7 @@ always @* begin
     end
 end
 
+wire [31:0] sent_icrc = held_poisoned ? ~icrc : icrc;
 wire [7:0] room = BEAT_BYTES[7:0] - held_bytes;
 wire       icrc_fits = room >= 8'd4;
 
@@ -127,7 +133,7 @@ always @* begin
         for (byte_index = 0; byte_index < 4; byte_index = byte_index + 1) begin
             icrc_position = {24'd0, held_bytes} + byte_index;
             if (icrc_position < KEEP_WIDTH) begin
-                m_axis_tdata[icrc_position*8 +: 8] = icrc[byte_index*8 +: 8];
+                m_axis_tdata[icrc_position*8 +: 8] = sent_icrc[byte_index*8 +: 8];
                 m_axis_tkeep[icrc_position] = 1'b1;
             end
         end
@@ -142,7 +148,7 @@ always @(posedge clk) begin
             held_valid <= 1'b0;
             if (held_last && !icrc_fits) begin
                 spill_bytes <= 3'd4 - room[2:0];
-                spill_icrc <= icrc >> (room * 8);
+                spill_icrc <= sent_icrc >> (room * 8);
             end
         end
     end
@@ -150,6 +156,7 @@ always @(posedge clk) begin
         held_tdata <= s_axis_tdata;
         held_tkeep <= s_axis_tkeep;
         held_last <= s_axis_tlast;
+        held_poisoned <= s_axis_tlast && s_axis_tuser;
         held_valid <= 1'b1;
         mid_frame <= !s_axis_tlast;
         if (s_axis_tlast) begin
@@ -163,6 +170,7 @@ always @(posedge clk) begin
         mid_frame <= 1'b0;
         held_valid <= 1'b0;
         held_last <= 1'b0;
+        held_poisoned <= 1'b0;
         spill_bytes <= 3'd0;
         spill_icrc <= 32'd0;
     end

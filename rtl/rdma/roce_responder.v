@@ -104,6 +104,10 @@ module roce_responder #(
     input  wire                          m_read_cmd_ready,
     // READ response payloads asked of the DMA reader and not yet out of it
     input  wire                          read_data_pending,
+    // A READ response payload's last beat left the reader, and whether its read failed (SLVERR
+    // or DECERR: its frame goes out poisoned, and the QP answers NAK remote operational error)
+    input  wire                          read_payload_done,
+    input  wire                          read_payload_failed,
 
     // Receive WQE fetch through a DMA reader
     output reg  [63:0]                   m_recv_cmd_addr,
@@ -228,7 +232,7 @@ end
 localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_DECIDE = 4'd2, S_WRITE_COMMAND = 4'd3, S_WRITE_DATA = 4'd4,
                  S_WRITE_STATUS = 4'd5, S_DRAIN = 4'd6, S_RESPOND = 4'd7, S_READ_PACKET = 4'd8,
                  S_WRITEBACK = 4'd9, S_RECEIVE_WAIT = 4'd10, S_RECEIVE_LOAD = 4'd11, S_RECEIVE_CHECK = 4'd12,
-                 S_FLUSH_NEXT = 4'd13, S_FLUSH_COMPLETE = 4'd14;
+                 S_FLUSH_NEXT = 4'd13, S_FLUSH_COMPLETE = 4'd14, S_READ_FAILED = 4'd15;
 
 reg [3:0]  state;
 reg [7:0]  request_opcode;
@@ -256,8 +260,8 @@ roce_qp_context #(
     .config_initial_state({1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0, 32'd0, 16'd0, 1'b0,
                            64'd0, 64'd0, 32'd0, 32'd0}),
     .state_write(state_write), .state_write_index(state_write_index), .state_write_data(state_write_data),
-    .read((state == S_IDLE && s_hdr_valid && s_hdr_ready) || flush_start),
-    .read_index(flush_start ? flush_scan : s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]),
+    .read((state == S_IDLE && s_hdr_valid && s_hdr_ready) || flush_start || failure_start),
+    .read_index(failure_start ? failed_qp_index : flush_start ? flush_scan : s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]),
     .config_read_data(context_read), .state_read_data(state_read)
 );
 
@@ -392,15 +396,56 @@ reg        read_header_sent, read_command_sent;
 wire [31:0] read_packet_bytes = read_bytes_left > {19'd0, pmtu_bytes} ? {19'd0, pmtu_bytes} : read_bytes_left;
 wire        read_last_packet = read_bytes_left <= {19'd0, pmtu_bytes};
 
+// READ response payloads in flight, in the order the reader returns them: whose packet each is
+// (QP index, PSN). A payload whose read failed is queued as a failure; the responder answers it
+// between requests, before anything else: the QP goes to the error state with NAK 0x63 at that
+// PSN. Fewer than 16 payloads are ever in flight (the engine counts them in 4 bits), and each
+// failure was one of them, so neither queue can overflow before the responder is back in S_IDLE.
+localparam PAYLOAD_QUEUE_DEPTH = 16;
+reg [QP_INDEX_WIDTH+23:0] payload_owner [0:PAYLOAD_QUEUE_DEPTH-1];
+reg [3:0]                 payload_owner_write, payload_owner_read;
+reg [QP_INDEX_WIDTH+23:0] read_failure [0:PAYLOAD_QUEUE_DEPTH-1];
+reg [4:0]                 read_failure_write, read_failure_read;
+wire                      read_failure_pending = read_failure_write != read_failure_read;
+wire [QP_INDEX_WIDTH-1:0] failed_qp_index = read_failure[read_failure_read[3:0]][QP_INDEX_WIDTH+23:24];
+wire [23:0]               failed_psn = read_failure[read_failure_read[3:0]][23:0];
+wire                      failure_start;
+reg                       failure_job;  // the request being answered is a failed READ payload
+always @(posedge clk) begin
+    if (m_read_cmd_valid && m_read_cmd_ready) begin
+        payload_owner[payload_owner_write] <= {request_qpn[QP_INDEX_WIDTH-1:0], read_psn};
+        payload_owner_write <= payload_owner_write + 4'd1;
+    end
+    if (read_payload_done) begin
+        payload_owner_read <= payload_owner_read + 4'd1;
+        if (read_payload_failed) begin
+            read_failure[read_failure_write[3:0]] <= payload_owner[payload_owner_read];
+            read_failure_write <= read_failure_write + 5'd1;
+        end
+    end
+    if (failure_start) begin
+        read_failure_read <= read_failure_read + 5'd1;
+    end
+    if (rst) begin
+        payload_owner_write <= 4'd0;
+        payload_owner_read <= 4'd0;
+        read_failure_write <= 5'd0;
+        read_failure_read <= 5'd0;
+    end
+end
+
 // Where to go once a payload has been drained or a response sent
 reg [3:0]  after_respond;
 reg        drain_after_respond;
 
 // One receive completion at a time: the next request waits until the last one is taken. A wanted
 // flush goes before the next request (flushes are rare; requests for a QP in error are dropped).
+// A failed READ payload goes before both: the requester must hear of it before anything else the
+// QP answers.
 wire   responder_free = state == S_IDLE && !cfg_qp_write && !clearing && !m_cqe_valid;
-assign flush_start = responder_free && flush_wanted[flush_scan];
-assign s_hdr_ready = responder_free && !flush_wanted[flush_scan];
+assign failure_start = responder_free && read_failure_pending;
+assign flush_start = responder_free && !read_failure_pending && flush_wanted[flush_scan];
+assign s_hdr_ready = responder_free && !read_failure_pending && !flush_wanted[flush_scan];
 assign s_recv_tready = state == S_RECEIVE_WAIT;
 assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing;
 assign state_write_index = request_qpn[QP_INDEX_WIDTH-1:0];
@@ -478,19 +523,29 @@ always @(posedge clk) begin
                 request_payload_bytes <= s_hdr_payload_bytes;
                 rq_producer <= rq_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                 flush_job <= 1'b0;
+                failure_job <= 1'b0;
                 state <= S_LOOKUP;
             end
             if (flush_start) begin
                 request_qpn <= {{(24-QP_INDEX_WIDTH){1'b0}}, flush_scan};
                 rq_producer <= rq_doorbell[flush_scan];
                 flush_job <= 1'b1;
+                failure_job <= 1'b0;
+                state <= S_LOOKUP;
+            end
+            if (failure_start) begin
+                request_qpn <= {{(24-QP_INDEX_WIDTH){1'b0}}, failed_qp_index};
+                request_psn <= failed_psn;
+                rq_producer <= rq_doorbell[failed_qp_index];
+                flush_job <= 1'b0;
+                failure_job <= 1'b1;
                 state <= S_LOOKUP;
             end
         end
         S_LOOKUP: begin
             {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length, rq_consumer,
              receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes} <= state_read;
-            state <= flush_job ? S_FLUSH_NEXT : S_DECIDE;
+            state <= flush_job ? S_FLUSH_NEXT : failure_job ? S_READ_FAILED : S_DECIDE;
         end
         S_DECIDE: begin
             after_respond <= S_WRITEBACK;
@@ -499,8 +554,10 @@ always @(posedge clk) begin
                 // A WRITE or SEND waits until every READ before it has its data out of memory:
                 // IBA executes a QP's requests in order, and the READ must not see this write
             end else if (!qp_valid || qp_error
-                    || request_qpn[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}}) begin
-                // Unknown QP, or a QP in the error state: dropped, nothing answered
+                    || request_qpn[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}}
+                    || (read_failure_pending && failed_qp_index == request_qpn[QP_INDEX_WIDTH-1:0])) begin
+                // Unknown QP, or a QP in the error state or about to be (a READ of it failed):
+                // dropped, nothing answered
                 event_unknown_qp <= 1'b1;
                 state <= has_payload ? S_DRAIN : S_IDLE;
                 after_respond <= S_IDLE;
@@ -677,6 +734,20 @@ always @(posedge clk) begin
                 end
             end
         end
+        S_READ_FAILED: begin
+            // IBA: a responder that cannot read the memory a READ names answers NAK remote
+            // operational error (0x63) at that packet's PSN and goes to the error state
+            after_respond <= S_WRITEBACK;
+            drain_after_respond <= 1'b0;
+            if (!qp_valid || qp_error) begin
+                state <= S_WRITEBACK;
+            end else if (!m_hdr_valid) begin
+                qp_error <= 1'b1;
+                event_nak_sent <= 1'b1;
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_OPERATIONAL, 13'd0);
+                state <= S_RESPOND;
+            end
+        end
         S_FLUSH_NEXT: begin
             // A receive left open (a SEND whose data could not be written) is flushed first, then
             // every posted one, oldest first; each WQE is read for its wr_id
@@ -757,7 +828,7 @@ always @(posedge clk) begin
     endcase
 
     // The AETH's MSN is the QP's count of completed messages at the time of the response
-    if (state == S_DECIDE || state == S_READ_PACKET) begin
+    if (state == S_DECIDE || state == S_READ_PACKET || state == S_READ_FAILED) begin
         m_hdr_aeth_msn <= msn;
     end
 

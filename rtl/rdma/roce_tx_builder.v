@@ -47,6 +47,9 @@ module roce_tx_builder #(
     input  wire                    s_axis_payload_tvalid,
     output wire                    s_axis_payload_tready,
     input  wire                    s_axis_payload_tlast,
+    // With the payload's last beat: its bytes could not be read, so the frame goes out poisoned
+    // (its ICRC inverted: roce_icrc_append) and no receiver takes it
+    input  wire                    s_axis_payload_tuser,
 
     // Frames without FCS (the MAC adds it)
     output wire [DATA_WIDTH-1:0]   m_axis_tdata,
@@ -209,8 +212,10 @@ wire                  payload_spills = shifted_out_keep != {KEEP_WIDTH{1'b0}};
 
 reg  [DATA_WIDTH-1:0] frame_tdata;
 reg  [KEEP_WIDTH-1:0] frame_tkeep;
-reg                   frame_tvalid, frame_tlast;
+reg                   frame_tvalid, frame_tlast, frame_tuser;
 wire                  frame_tready;
+// The payload's last beat was poisoned and its bytes spilled into the tail beat
+reg                   tail_poisoned;
 wire                  first_mixed_beat = header_beat == header_only_beats;
 
 assign s_axis_payload_tready = frame_tready && (
@@ -219,6 +224,7 @@ assign s_axis_payload_tready = frame_tready && (
 always @* begin
     frame_tvalid = 1'b0;
     frame_tlast = 1'b0;
+    frame_tuser = s_axis_payload_tuser;
     frame_tdata = header_beat_data;
     frame_tkeep = {KEEP_WIDTH{1'b1}};
     case (state)
@@ -247,6 +253,7 @@ always @* begin
             frame_tdata = carry_data;
             frame_tkeep = carry_keep;
             frame_tlast = 1'b1;
+            frame_tuser = tail_poisoned;
         end
         default: ;
     endcase
@@ -257,6 +264,7 @@ wire payload_fire = s_axis_payload_tvalid && s_axis_payload_tready;
 
 always @(posedge clk) begin
     if (payload_fire) begin
+        tail_poisoned <= s_axis_payload_tlast && s_axis_payload_tuser;
         carry_data <= padded_data >> ((BEAT_BYTES - {1'b0, shift_bytes}) * 8);
         carry_keep <= shifted_out_keep;
     end
@@ -299,6 +307,7 @@ always @(posedge clk) begin
         padded_last_bytes <= 8'd0;
         carry_data <= {DATA_WIDTH{1'b0}};
         carry_keep <= {KEEP_WIDTH{1'b0}};
+        tail_poisoned <= 1'b0;
     end
 end
 
@@ -312,6 +321,7 @@ roce_icrc_append #(
     .s_axis_tvalid(frame_tvalid),
     .s_axis_tready(frame_tready),
     .s_axis_tlast(frame_tlast),
+    .s_axis_tuser(frame_tuser),
     .m_axis_tdata(m_axis_tdata),
     .m_axis_tkeep(m_axis_tkeep),
     .m_axis_tvalid(m_axis_tvalid),

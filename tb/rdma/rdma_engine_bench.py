@@ -10,7 +10,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
-from dpuv.models.roce_packet import Endpoint, Opcode, parse_frame
+from dpuv.models.roce_packet import ICRC_BYTES, Endpoint, MalformedCause, MalformedFrame, Opcode, parse_frame, reseal_icrc
 from dpuv.models.roce_qp import QpConfig, QueuePair
 from dpuv.models.roce_wire import LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -71,6 +71,8 @@ class TB:
         # Every frame the wire handed to the engine, in order (the wire may drop or delay any)
         self.delivered: list[bytes] = []
         self.pmtu = PMTU
+        # Frames the engine sent poisoned (ICRC inverted) on purpose, as they went out
+        self.poisoned: list[bytes] = []
         self.capture = WireCapture()
         dut.s_axis_rx_tuser.value = 0
         cocotb.start_soon(self._count())
@@ -122,6 +124,33 @@ class TB:
         await self.read_events()
         return completions
 
+    def poison_reads(self, addresses: range) -> None:
+        """From now on the memory answers SLVERR to every read burst that touches `addresses`."""
+        read = self.memory.read_if._read
+
+        async def failing_read(address, length):
+            if address < addresses.stop and addresses.start < address + length:
+                raise ValueError(f"read of poisoned memory at {address:#x}")
+            return await read(address, length)
+
+        self.memory.read_if._read = failing_read
+
+    def parse_sent(self, frame: bytes):
+        """A frame the engine sent: it must parse cleanly (and scapy must agree), unless the engine
+        poisoned it on purpose, in which case its ICRC is exactly the inverse of the right one.
+        The packet, or None for a poisoned frame."""
+        try:
+            packet = parse_frame(frame, self.pmtu)
+        except MalformedFrame as error:
+            difference = bytes(sent ^ right for sent, right in zip(frame, reseal_icrc(frame)))
+            if error.cause is not MalformedCause.BAD_ICRC or difference.count(0xFF) != ICRC_BYTES \
+                    or difference.count(0) != len(frame) - ICRC_BYTES:
+                raise
+            self.poisoned.append(frame)
+            return None
+        check_with_scapy(frame, packet)
+        return packet
+
     async def play(self, frames: list[bytes], settle_cycles: int) -> list:
         """Hand frames to the engine back to back, wait `settle_cycles`, and return the packets
         it sent meanwhile (each parsed and checked with scapy)."""
@@ -131,10 +160,9 @@ class TB:
         await ClockCycles(self.dut.clk, settle_cycles)
         packets = []
         while not self.tx.empty():
-            frame = bytes(self.tx.recv_nowait().tdata)
-            packet = parse_frame(frame, self.pmtu)
-            check_with_scapy(frame, packet)
-            packets.append(packet)
+            packet = self.parse_sent(bytes(self.tx.recv_nowait().tdata))
+            if packet is not None:
+                packets.append(packet)
         self.sent += packets
         return packets
 
@@ -154,11 +182,11 @@ class TB:
             await self.rx.send(AxiStreamFrame(frame))
         while not self.tx.empty():
             frame = bytes(self.tx.recv_nowait().tdata)
-            packet = parse_frame(frame, self.pmtu)  # every frame the engine sends must parse cleanly
-            check_with_scapy(frame, packet)
-            if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome == 0x60:
+            packet = self.parse_sent(frame)
+            if packet is not None and packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome == 0x60:
                 self.sequence_naks.append(packet.bth.psn)
-            self.sent.append(packet)
+            if packet is not None:
+                self.sent.append(packet)
             self.capture.record(frame, now)
             self.from_dut.send(frame, now)
         for frame in self.from_dut.deliver(now):

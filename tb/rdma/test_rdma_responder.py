@@ -12,7 +12,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, Opcode, RocePacket, build_frame,
-                                     parse_frame)
+                                     parse_frame, reseal_icrc)
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -591,6 +591,59 @@ async def a_retried_read_inside_an_open_write_is_answered_again(dut):
                                                       Opcode.ACKNOWLEDGE], shape
     assert tb.memory.read(REGION_BASE + 64, len(data)) == data
     assert (await tb.read_events())["invalid_requests"] == 0, tb.events
+
+
+@cocotb.test(timeout_time=60, timeout_unit="us")
+async def a_read_the_memory_refuses_is_nakked_remote_operational_error(dut):
+    """A READ of three packets whose middle packet's memory answers SLVERR, between two WRITEs.
+    The first response packet goes out whole; the middle one goes out poisoned (its ICRC inverted,
+    so the requester drops it rather than take bytes the memory never gave); the last one, asked
+    of memory before the failure was known, may follow (the requester cannot use it without the
+    middle one); then NAK remote operational error (0x63) at the middle packet's PSN, and the QP
+    is in the error state: the WRITE behind the READ is never executed. The model requester
+    completes the first WRITE, fails the READ with REMOTE_OPERATIONAL_ERROR and flushes the last
+    WRITE, as verbs does. Then, on a fresh QP, a READ whose last packet fails, with a WRITE right
+    behind it (back to back, so the WRITE is already waiting for the READ's data when the failure
+    comes back): the WRITE is dropped, not executed, and the NAK names the last packet."""
+    rng = test_rng("read fails")
+    tb = TB(dut, rng)
+    await tb.reset()
+    first_psn = rng.getrandbits(24)
+    await tb.set_up(first_psn)
+    peer = tb.requester(first_psn)
+    failing = REGION_BASE + 0x2000
+    tb.poison_reads(range(failing + PMTU, failing + PMTU + 1))
+    canary = rng.randbytes(64)
+    peer.post_send(WorkRequest.write(0, b"before the read", REGION_BASE, RKEY))
+    peer.post_send(WorkRequest.read(1, failing, RKEY, 3 * PMTU))
+    peer.post_send(WorkRequest.write(2, canary, REGION_BASE + CANARY_OFFSET, RKEY))
+    completions = await tb.run(peer, 3, limit_cycles=20_000)
+    assert [(c.wr_id, c.status) for c in completions] == [
+        (0, CompletionStatus.SUCCESS), (1, CompletionStatus.REMOTE_OPERATIONAL_ERROR), (2, CompletionStatus.FLUSHED)]
+    read_psn = (first_psn + 1) % (1 << 24)
+    responses = [(packet.bth.opcode, packet.bth.psn) for packet in tb.sent if packet.bth.opcode != Opcode.ACKNOWLEDGE]
+    assert responses[0] == (Opcode.RDMA_READ_RESPONSE_FIRST, read_psn), responses
+    assert responses[1:] in ([], [(Opcode.RDMA_READ_RESPONSE_LAST, (read_psn + 2) % (1 << 24))]), responses
+    naks = [(packet.bth.psn, packet.aeth.syndrome) for packet in tb.sent
+            if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome != 0x1F]
+    assert naks == [((read_psn + 1) % (1 << 24), 0x63)], naks
+    assert len(tb.poisoned) == 1, f"{len(tb.poisoned)} poisoned frames"
+    poisoned = parse_frame(reseal_icrc(tb.poisoned[0]), PMTU)
+    assert (poisoned.bth.opcode, poisoned.bth.psn) == (Opcode.RDMA_READ_RESPONSE_MIDDLE, (read_psn + 1) % (1 << 24))
+    assert tb.memory.read(REGION_BASE + CANARY_OFFSET, len(canary)) != canary, "a WRITE after the failed READ landed"
+    assert tb.events["naks_sent"] == 1, tb.events
+
+    await rdma.create_qp(tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, first_psn,
+                         pmtu=PMTU, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE)
+    tb.sent.clear()
+    last_fails = RETH(failing - PMTU, RKEY, 3 * PMTU)
+    sent = await tb.play([request_frame(Opcode.RDMA_READ_REQUEST, first_psn, reth=last_fails),
+                          request_frame(Opcode.RDMA_WRITE_ONLY, (first_psn + 3) % (1 << 24), canary,
+                                        RETH(REGION_BASE + CANARY_OFFSET, RKEY, len(canary)), ack_req=True)], 2000)
+    answers = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome) for packet in sent
+               if packet.bth.opcode == Opcode.ACKNOWLEDGE]
+    assert answers == [(Opcode.ACKNOWLEDGE, (first_psn + 2) % (1 << 24), 0x63)], answers
+    assert tb.memory.read(REGION_BASE + CANARY_OFFSET, len(canary)) != canary, "the WRITE behind the failed READ landed"
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")

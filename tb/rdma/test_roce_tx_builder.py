@@ -54,17 +54,24 @@ class TB:
     async def reset(self):
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
 
-    async def send_all(self, packets):
-        for packet in packets:
+    async def send_all(self, packets, poisoned: frozenset[int] = frozenset()):
+        """The packets' payloads and headers; the payloads of the packets whose indexes are in
+        `poisoned` with tuser on their last beat (their bytes could not be read)."""
+        for index, packet in enumerate(packets):
             if packet.payload:
-                await self.payload.send(AxiStreamFrame(packet.payload))
+                await self.payload.send(AxiStreamFrame(packet.payload, tuser=int(index in poisoned)))
         for packet in packets:
             await self.headers.send(packet)
 
-    async def check_frames(self, packets):
+    async def check_frames(self, packets, poisoned: frozenset[int] = frozenset()):
+        """Each frame is the model's; a poisoned one the model's with its ICRC inverted."""
         for index, packet in enumerate(packets):
             frame = bytes((await self.frames.recv()).tdata)
             expected = build_frame(packet)
+            if index in poisoned:
+                expected = expected[:-4] + bytes(byte ^ 0xFF for byte in expected[-4:])
+                assert frame == expected, f"frame {index}: not the model's frame with its ICRC inverted"
+                continue
             assert frame == expected, (f"frame {index} ({Opcode(packet.bth.opcode).name}, {len(packet.payload)} B) "
                                        f"differs from the model at byte "
                                        f"{next((i for i, (a, b) in enumerate(zip(frame, expected)) if a != b), min(len(frame), len(expected)))}"
@@ -89,6 +96,24 @@ async def every_opcode_matches_the_model_and_scapy(dut, idle, backpressure):
     await sender
     await ClockCycles(dut.clk, 10)
     assert tb.frames.empty(), "a frame nobody sent"
+
+
+@cocotb.test(timeout_time=50, timeout_unit="us")
+async def a_payload_that_could_not_be_read_poisons_only_its_own_frame(dut):
+    """Payloads marked failed on their last beat (tuser), at lengths that put the ICRC in the last
+    beat and past it, among good ones: exactly those frames go out with the ICRC inverted."""
+    rng = test_rng("poison")
+    tb = TB(dut)
+    await tb.reset()
+    packets = []
+    for length in range(1, 2 * tb.bytes_per_beat + 6):
+        packet = random_packet(rng, Opcode.RDMA_READ_RESPONSE_MIDDLE, 256)
+        packets.append(RocePacket(packet.addressing, packet.bth, packet.reth, packet.aeth, packet.immdt,
+                                  rng.randbytes(length)))
+    poisoned = frozenset(index for index in range(len(packets)) if rng.random() < 0.4)
+    sender = cocotb.start_soon(tb.send_all(packets, poisoned))
+    await tb.check_frames(packets, poisoned)
+    await sender
 
 
 @cocotb.test(timeout_time=50, timeout_unit="us")
