@@ -385,7 +385,7 @@ always @(posedge clk) begin
 end
 
 wire        event_ack_sent, event_nak_sent, event_duplicate, event_sequence_drop, event_unknown_qp,
-            event_access_error, event_invalid_request, event_rnr_nak_sent;
+            event_access_error, event_invalid_request, event_rnr_nak_sent, event_over_qp_pmtu;
 wire        receive_cqe_valid, receive_cqe_ready, receive_cqe_immediate_valid;
 wire [63:0] receive_cqe_wr_id;
 wire [31:0] receive_cqe_byte_len, receive_cqe_immediate;
@@ -450,7 +450,8 @@ roce_responder #(
     .event_ack_sent(event_ack_sent), .event_nak_sent(event_nak_sent), .event_duplicate(event_duplicate),
     .event_sequence_drop(event_sequence_drop), .event_unknown_qp(event_unknown_qp),
     .event_access_error(event_access_error), .event_invalid_request(event_invalid_request),
-    .event_write_done(), .event_read_done(), .event_rnr_nak_sent(event_rnr_nak_sent)
+    .event_write_done(), .event_read_done(), .event_rnr_nak_sent(event_rnr_nak_sent),
+    .event_over_qp_pmtu(event_over_qp_pmtu)
 );
 
 // WRITE payloads flow from the parser to the DMA writer; the responder only gates them
@@ -691,7 +692,7 @@ end
 assign tx_span_cycles = tx_any_beat ? tx_last_beat_cycle - tx_first_beat_cycle + 32'd1 : 32'd0;
 
 wire drop_malformed = drop_mac_error | drop_truncated | drop_not_roce | drop_bad_length | drop_bad_version
-                    | drop_unknown_opcode | drop_bad_pad | drop_over_pmtu;
+                    | drop_unknown_opcode | drop_bad_pad | drop_over_pmtu | event_over_qp_pmtu;
 wire completion_written = (cqe_valid && cqe_ready) || (receive_cqe_valid && receive_cqe_ready);
 wire completion_failed = event_completion_error || (receive_cqe_valid && receive_cqe_ready && receive_cqe_status != `RDMA_WC_SUCCESS);
 

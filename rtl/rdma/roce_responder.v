@@ -155,7 +155,8 @@ module roce_responder #(
     output reg                           event_invalid_request,
     output reg                           event_write_done,
     output reg                           event_read_done,
-    output reg                           event_rnr_nak_sent
+    output reg                           event_rnr_nak_sent,
+    output reg                           event_over_qp_pmtu
 );
 
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
@@ -350,11 +351,11 @@ wire        psn_in_order = psn_distance == 24'd0;
 wire        psn_duplicate = psn_distance[23];
 
 // What the request is and where it sits in its message, from the shared decoder
-wire is_request, is_send, is_write, is_read, is_atomic, starts_message, ends_message, has_immediate;
+wire is_request, is_send, is_write, is_read, is_atomic, starts_message, ends_message, has_immediate, full_pmtu;
 
 roce_opcode_info opcode_info_inst (
     .opcode(request_opcode),
-    .known(), .has_reth(), .has_aeth(), .has_immdt(has_immediate), .has_payload(), .full_pmtu(),
+    .known(), .has_reth(), .has_aeth(), .has_immdt(has_immediate), .has_payload(), .full_pmtu(full_pmtu),
     .starts_message(starts_message), .ends_message(ends_message), .is_send(is_send), .is_write(is_write),
     .is_read_request(is_read), .is_atomic(is_atomic), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(),
     .transport_header_bytes()
@@ -371,6 +372,10 @@ wire is_send_end = is_send && ends_message;
 wire takes_receive = is_send_start || (is_write && has_immediate);
 wire has_payload = request_payload_bytes != 13'd0;
 wire write_failed = has_payload && write_status_valid && write_status_error;
+// The QP's own path MTU: FIRST and MIDDLE carry exactly one, LAST and ONLY at most one (the
+// parser checked only against the largest of any QP). A packet that breaks it is malformed for
+// this QP and dropped unanswered, as a receiver of that PMTU would drop it.
+wire payload_breaks_pmtu = full_pmtu ? request_payload_bytes != pmtu_bytes : request_payload_bytes > pmtu_bytes;
 // IBA 9.7.5.1.3: inside a message (after its FIRST, before its LAST) only that message's MIDDLE
 // and LAST may come; a new request of any kind there, or a MIDDLE/LAST with no message open,
 // breaks the opcode sequence. Only a new packet (PSN == ePSN) is checked: a retried READ from
@@ -492,6 +497,7 @@ always @(posedge clk) begin
     event_write_done <= 1'b0;
     event_read_done <= 1'b0;
     event_rnr_nak_sent <= 1'b0;
+    event_over_qp_pmtu <= 1'b0;
     if (m_cqe_valid && m_cqe_ready) begin
         m_cqe_valid <= 1'b0;
     end
@@ -564,6 +570,10 @@ always @(posedge clk) begin
             end else if (!is_request) begin
                 // Responses and ACKs belong to a requester: not this responder's to answer
                 event_invalid_request <= 1'b1;
+                state <= has_payload ? S_DRAIN : S_IDLE;
+                after_respond <= S_IDLE;
+            end else if (payload_breaks_pmtu) begin
+                event_over_qp_pmtu <= 1'b1;
                 state <= has_payload ? S_DRAIN : S_IDLE;
                 after_respond <= S_IDLE;
             end else if (psn_duplicate && !is_read) begin

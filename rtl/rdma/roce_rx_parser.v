@@ -52,7 +52,9 @@ module roce_rx_parser #(
     input  wire                    s_axis_tlast,
     input  wire                    s_axis_tuser,
 
-    // Path MTU in bytes (256, 512, 1024, 2048 or 4096); change it only between frames
+    // The largest path MTU of any QP in bytes (256, 512, 1024, 2048 or 4096); change it only
+    // between frames. A FIRST or MIDDLE packet must carry exactly some path MTU up to it: which
+    // one its QP uses, the QP's side checks once it has looked the QP up.
     input  wire [12:0]             pmtu_bytes,
 
     // Header metadata of each good frame, in frame order; fields of extension headers the
@@ -344,13 +346,21 @@ always @* begin
     end
 end
 
+// One of the five path MTUs IBA allows
+function is_path_mtu(input [OFFSET_WIDTH-1:0] length);
+    begin
+        is_path_mtu = length == 18'd256 || length == 18'd512 || length == 18'd1024 || length == 18'd2048
+                   || length == 18'd4096;
+    end
+endfunction
+
 // Payload plus pad, meaningful once the extension headers are known to fit before the ICRC
 wire [OFFSET_WIDTH-1:0] padded_length_now = icrc_start_now - payload_start_now;
 wire pad_bad_now = padded_length_now[1:0] != 2'd0
                 || {16'd0, pad_count_now} > padded_length_now
                 || (pad_count_now != 2'd0 && !ends_message_now);
 wire size_bad_now = payload_length_now > pmtu_now
-                 || (full_pmtu_now && payload_length_now != pmtu_now)
+                 || (full_pmtu_now && !is_path_mtu(payload_length_now))
                  || (position_last_now && payload_length_now == 18'd0);
 
 reg [3:0] transport_cause_now;

@@ -71,6 +71,8 @@ class TB:
         # Every frame the wire handed to the engine, in order (the wire may drop or delay any)
         self.delivered: list[bytes] = []
         self.pmtu = PMTU
+        # Peer QPs whose PMTU is not `pmtu`: the engine's frames to them are parsed at theirs
+        self.peer_pmtus: dict[int, int] = {}
         # Frames the engine sent poisoned (ICRC inverted) on purpose, as they went out
         self.poisoned: list[bytes] = []
         self.capture = WireCapture()
@@ -140,7 +142,7 @@ class TB:
         poisoned it on purpose, in which case its ICRC is exactly the inverse of the right one.
         The packet, or None for a poisoned frame."""
         try:
-            packet = parse_frame(frame, self.pmtu)
+            packet = parse_frame(frame, self.peer_pmtus.get(int.from_bytes(frame[47:50], "big"), self.pmtu))
         except MalformedFrame as error:
             difference = bytes(sent ^ right for sent, right in zip(frame, reseal_icrc(frame)))
             if error.cause is not MalformedCause.BAD_ICRC or difference.count(0xFF) != ICRC_BYTES \

@@ -11,8 +11,8 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, Opcode, RocePacket, build_frame,
-                                     parse_frame, reseal_icrc)
+from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, MalformedFrame, Opcode, RocePacket,
+                                     build_frame, parse_frame, reseal_icrc)
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -320,14 +320,15 @@ CANARY_OFFSET = REGION_BYTES // 2
 
 
 def random_writes(rng: random.Random, shadow: bytearray, slice_offset: int, slice_bytes: int,
-                  count: int) -> list[WorkRequest]:
-    """WRITEs of 0 to 2 PMTUs into one slice of the region, mirrored in `shadow`."""
+                  count: int, rkey: int = RKEY, base: int = REGION_BASE, max_length: int = 2 * PMTU) -> list[WorkRequest]:
+    """WRITEs of up to `max_length` bytes into one slice of the region at `base` (its key
+    `rkey`), mirrored in `shadow` (the region's bytes from `base`)."""
     requests = []
     for wr_id in range(count):
-        length = rng.randint(0, 2 * PMTU)
+        length = rng.randint(0, max_length)
         offset = slice_offset + rng.randrange(0, slice_bytes - length + 1)
         data = rng.randbytes(length)
-        requests.append(WorkRequest.write(wr_id, data, REGION_BASE + offset, RKEY))
+        requests.append(WorkRequest.write(wr_id, data, base + offset, rkey))
         shadow[offset:offset + length] = data
     return requests
 
@@ -591,6 +592,60 @@ async def a_retried_read_inside_an_open_write_is_answered_again(dut):
                                                       Opcode.ACKNOWLEDGE], shape
     assert tb.memory.read(REGION_BASE + 64, len(data)) == data
     assert (await tb.read_events())["invalid_requests"] == 0, tb.events
+
+
+@cocotb.test(timeout_time=150, timeout_unit="us")
+async def qps_of_different_pmtus_each_keep_their_own(dut):
+    """The engine takes packets up to 4096 bytes; one QP runs at a PMTU of 256, another at 1024.
+    Each peer WRITEs and READs messages of several packets at its QP's PMTU and everything lands
+    and completes. Between them comes a WRITE FIRST of 1024 bytes for the 256-byte QP, with its
+    PSN: legal for the engine, malformed for that QP, so it is dropped and counted as the QP's
+    receiver would drop it (the model's parser at 256 says so too), never executed or answered."""
+    rng = test_rng("pmtus")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await rdma.set_up(tb.registers, DUT.mac, DUT.ip, 4096)
+    peers, shadows, expected = [], [], []
+    quarter = REGION_BYTES // 4
+    for index, pmtu in enumerate((256, 1024)):
+        dut_qpn, peer_qpn, rkey = DUT_QPN + index, PEER_QPN + index, (RKEY & ~0xF) | (index + 1)
+        base = REGION_BASE + index * quarter
+        await rdma.create_qp(tb.registers, dut_qpn, peer_qpn, PEER.mac, PEER.ip, DUT.udp_source_port, 0, pmtu=pmtu)
+        await rdma.register_region(tb.registers, rkey, base, quarter)
+        peer = QueuePair(QpConfig(peer_qpn, dut_qpn, PEER, DUT, pmtu=pmtu, local_ack_timeout=ACK_TIMEOUT_CODE))
+        tb.peer_pmtus[peer_qpn] = pmtu
+        shadow = bytearray(tb.memory.read(base, quarter))
+        requests = random_writes(rng, shadow, 0, quarter // 2, 6, rkey=rkey, base=base, max_length=4 * pmtu)
+        read_offset = quarter // 2
+        requests.append(WorkRequest.read(len(requests), base + read_offset, rkey, 3 * pmtu + 7))
+        for request in requests:
+            peer.post_send(request)
+        peers.append(peer)
+        shadows.append((base, shadow, read_offset, 3 * pmtu + 7))
+        expected.append(len(requests))
+    impostor = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=1024))
+    impostor.post_send(WorkRequest.write(0, rng.randbytes(2048), REGION_BASE + CANARY_OFFSET, RKEY & ~0xF | 1))
+    wrong_size = impostor.poll(0)[0]
+    assert parses_at_pmtu(wrong_size, 1024) and not parses_at_pmtu(wrong_size, 256)
+    results = await tb.run_peers(peers, expected, junk=[wrong_size] * 3)
+    for completions, count, (base, shadow, read_offset, read_length) in zip(results, expected, shadows):
+        check_completions(completions, count)
+        read = {c.wr_id: c for c in completions}[count - 1]
+        assert read.data == bytes(shadow[read_offset:read_offset + read_length]), "READ returned other bytes"
+        assert tb.memory.read(base, len(shadow)) == bytes(shadow), f"region at {base:#x} differs"
+    await ClockCycles(dut.clk, 500)  # the last junk frame may still be on its way through the engine
+    await tb.read_events()
+    arrived = tb.delivered.count(wrong_size)
+    assert arrived >= 1 and tb.events["drops_malformed"] == arrived, f"{arrived} arrived: {tb.events}"
+    assert (tb.events["naks_sent"], tb.events["invalid_requests"]) == (0, 0), tb.events
+
+
+def parses_at_pmtu(frame: bytes, pmtu: int) -> bool:
+    try:
+        parse_frame(frame, pmtu)
+    except MalformedFrame:
+        return False
+    return True
 
 
 @cocotb.test(timeout_time=60, timeout_unit="us")
