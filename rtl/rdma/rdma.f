@@ -12,6 +12,9 @@ roce_tx_builder.v
 roce_qp_context.v
 roce_responder.v
 roce_ack_latency.v
+roce_dcqcn_stages.vh
+roce_dcqcn_increase.v
+roce_dcqcn_rate.v
 generated/rdma_engine_csr.sv
 roce_rx_filter.v
 roce_rx_demux.v
