@@ -15,7 +15,7 @@ from scapy.layers.l2 import Ether
 
 from dpuv.models.roce_packet import (
     AETH, BTH, NAK_INVALID_REQUEST, NAK_REMOTE_ACCESS_ERROR, Addressing, AtomicAckETH, AtomicETH, Endpoint,
-    MalformedCause, MalformedFrame, Opcode, RocePacket, build_frame, icrc, parse_frame, reseal_icrc,
+    MalformedCause, MalformedFrame, Opcode, RocePacket, build_frame, icrc, parse_frame, with_transport,
 )
 from dpuv.models.roce_qp import (
     Access, CompletionOpcode, CompletionStatus, QpConfig, QpState, QueuePair, WorkRequest,
@@ -124,15 +124,8 @@ def _atomic_frame() -> bytes:
 def _with_transport_length(frame: bytes, delta: int) -> bytes:
     """The frame with `delta` bytes cut from (negative) or added to (positive) its transport,
     lengths, IP checksum and ICRC made consistent."""
-    from dpuv.models.roce_packet import ipv4_checksum
     transport = frame[42:-4]
-    transport = transport[:len(transport) + delta] if delta < 0 else transport + bytes(delta)
-    header = bytearray(frame[:42])
-    header[16:18] = (20 + 8 + len(transport) + 4).to_bytes(2, "big")
-    header[38:40] = (8 + len(transport) + 4).to_bytes(2, "big")
-    header[24:26] = b"\0\0"
-    header[24:26] = ipv4_checksum(bytes(header[14:34])).to_bytes(2, "big")
-    return reseal_icrc(bytes(header) + transport + bytes(4))
+    return with_transport(frame, transport[:len(transport) + delta] if delta < 0 else transport + bytes(delta))
 
 
 @pytest.mark.parametrize("frame,cause", [

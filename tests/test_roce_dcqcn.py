@@ -13,7 +13,7 @@ from scapy.layers.l2 import Ether
 from dpuv.models.dcqcn import DcqcnParameters, NotificationPoint, RateStage, ReactionPoint
 from dpuv.models.roce_packet import (
     BTH, ECN_CE, ECN_ECT0, Addressing, Endpoint, MalformedCause, MalformedFrame, Opcode, RocePacket, build_frame,
-    cnp_packet, icrc, ipv4_checksum, parse_frame, reseal_icrc,
+    cnp_packet, icrc, parse_frame, with_transport,
 )
 from dpuv.models.roce_qp import QpConfig, QueuePair
 
@@ -49,13 +49,7 @@ def test_cnp_frame_equals_scapy_cnp():
 
 def _cnp_with_padding(padding: int) -> bytes:
     frame = build_frame(cnp_packet(B_TO_A, 0x11))
-    transport = frame[42:54] + bytes(padding)
-    header = bytearray(frame[:42])
-    header[16:18] = (20 + 8 + len(transport) + 4).to_bytes(2, "big")
-    header[38:40] = (8 + len(transport) + 4).to_bytes(2, "big")
-    header[24:26] = b"\0\0"
-    header[24:26] = ipv4_checksum(bytes(header[14:34])).to_bytes(2, "big")
-    return reseal_icrc(bytes(header) + transport + bytes(4))
+    return with_transport(frame, frame[42:54] + bytes(padding))
 
 
 @pytest.mark.parametrize("padding,cause", [(12, MalformedCause.TRUNCATED), (20, MalformedCause.BAD_LENGTH)])

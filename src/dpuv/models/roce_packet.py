@@ -485,6 +485,20 @@ def reseal_icrc(frame: bytes) -> bytes:
     return frame[:ETHERNET_HEADER_BYTES] + ip_onwards + icrc(ip_onwards).to_bytes(ICRC_BYTES, "little") + frame[ip_end:]
 
 
+def with_transport(frame: bytes, transport: bytes) -> bytes:
+    """The frame (untagged IPv4, no IP options, no MAC padding) with another transport: BTH
+    onwards to the ICRC's start, with its IPv4 and UDP lengths, IPv4 checksum and ICRC made right
+    again. For building frames whose transport is wrong in some way on purpose."""
+    header = bytearray(frame[:BTH_OFFSET])
+    ip_length = IPV4_HEADER_BYTES + UDP_HEADER_BYTES + len(transport) + ICRC_BYTES
+    header[16:18] = ip_length.to_bytes(2, "big")
+    header[38:40] = (ip_length - IPV4_HEADER_BYTES).to_bytes(2, "big")
+    header[24:26] = b"\0\0"
+    header[24:26] = ipv4_checksum(bytes(header[ETHERNET_HEADER_BYTES:ETHERNET_HEADER_BYTES + IPV4_HEADER_BYTES])) \
+        .to_bytes(2, "big")
+    return reseal_icrc(bytes(header) + transport + bytes(ICRC_BYTES))
+
+
 def _require(condition: bool, cause: MalformedCause, detail: str) -> None:
     if not condition:
         raise MalformedFrame(cause, detail)
