@@ -245,6 +245,7 @@ reg [31:0] request_rkey;
 reg [31:0] request_length;
 reg [31:0] request_immdt;
 reg [12:0] request_payload_bytes;
+reg [23:0] request_msn;  // a failure job's: the MSN before the READ that failed
 
 // The request's QP is read as its header is taken
 roce_qp_context #(
@@ -402,40 +403,55 @@ wire [31:0] read_packet_bytes = read_bytes_left > {19'd0, pmtu_bytes} ? {19'd0, 
 wire        read_last_packet = read_bytes_left <= {19'd0, pmtu_bytes};
 
 // READ response payloads in flight, in the order the reader returns them: whose packet each is
-// (QP index, PSN). A payload whose read failed is queued as a failure; the responder answers it
-// between requests, before anything else: the QP goes to the error state with NAK 0x63 at that
-// PSN. Fewer than 16 payloads are ever in flight (the engine counts them in 4 bits), and each
-// failure was one of them, so neither queue can overflow before the responder is back in S_IDLE.
+// (QP index, PSN, and the QP's MSN before that READ, which the NAK carries: the READ did not
+// complete). A payload whose read failed is queued as a failure, and its QP marked; the responder
+// answers failures between requests, before any new one: the QP goes to the error state with NAK
+// 0x63 at that PSN, and a request of a marked QP is dropped meanwhile. No command is issued while
+// the owner queue is full; each failure was an owner entry, so the failure queue cannot overflow
+// either.
 localparam PAYLOAD_QUEUE_DEPTH = 16;
-reg [QP_INDEX_WIDTH+23:0] payload_owner [0:PAYLOAD_QUEUE_DEPTH-1];
-reg [3:0]                 payload_owner_write, payload_owner_read;
-reg [QP_INDEX_WIDTH+23:0] read_failure [0:PAYLOAD_QUEUE_DEPTH-1];
+localparam OWNER_WIDTH = QP_INDEX_WIDTH + 48;
+reg [OWNER_WIDTH-1:0]     payload_owner [0:PAYLOAD_QUEUE_DEPTH-1];
+reg [4:0]                 payload_owner_write, payload_owner_read;
+wire                      payload_owners_full = payload_owner_write - payload_owner_read == 5'd16;
+reg [OWNER_WIDTH-1:0]     read_failure [0:PAYLOAD_QUEUE_DEPTH-1];
 reg [4:0]                 read_failure_write, read_failure_read;
 wire                      read_failure_pending = read_failure_write != read_failure_read;
-wire [QP_INDEX_WIDTH-1:0] failed_qp_index = read_failure[read_failure_read[3:0]][QP_INDEX_WIDTH+23:24];
-wire [23:0]               failed_psn = read_failure[read_failure_read[3:0]][23:0];
+wire [OWNER_WIDTH-1:0]    failure_head = read_failure[read_failure_read[3:0]];
+wire [QP_INDEX_WIDTH-1:0] failed_qp_index = failure_head[OWNER_WIDTH-1:48];
+wire [23:0]               failed_psn = failure_head[47:24];
+wire [23:0]               failed_msn = failure_head[23:0];
+wire [QP_INDEX_WIDTH-1:0] finished_owner_index = payload_owner[payload_owner_read[3:0]][OWNER_WIDTH-1:48];
+reg                       failure_queued [0:QP_COUNT-1];
 wire                      failure_start;
 reg                       failure_job;  // the request being answered is a failed READ payload
+integer                   failure_reset_index;
 always @(posedge clk) begin
     if (m_read_cmd_valid && m_read_cmd_ready) begin
-        payload_owner[payload_owner_write] <= {request_qpn[QP_INDEX_WIDTH-1:0], read_psn};
-        payload_owner_write <= payload_owner_write + 4'd1;
-    end
-    if (read_payload_done) begin
-        payload_owner_read <= payload_owner_read + 4'd1;
-        if (read_payload_failed) begin
-            read_failure[read_failure_write[3:0]] <= payload_owner[payload_owner_read];
-            read_failure_write <= read_failure_write + 5'd1;
-        end
+        payload_owner[payload_owner_write[3:0]] <= {request_qpn[QP_INDEX_WIDTH-1:0], read_psn,
+                                                   read_in_order ? msn - 24'd1 : msn};
+        payload_owner_write <= payload_owner_write + 5'd1;
     end
     if (failure_start) begin
         read_failure_read <= read_failure_read + 5'd1;
+        failure_queued[failed_qp_index] <= 1'b0;
+    end
+    if (read_payload_done) begin
+        payload_owner_read <= payload_owner_read + 5'd1;
+        if (read_payload_failed) begin
+            read_failure[read_failure_write[3:0]] <= payload_owner[payload_owner_read[3:0]];
+            read_failure_write <= read_failure_write + 5'd1;
+            failure_queued[finished_owner_index] <= 1'b1;
+        end
     end
     if (rst) begin
-        payload_owner_write <= 4'd0;
-        payload_owner_read <= 4'd0;
+        payload_owner_write <= 5'd0;
+        payload_owner_read <= 5'd0;
         read_failure_write <= 5'd0;
         read_failure_read <= 5'd0;
+        for (failure_reset_index = 0; failure_reset_index < QP_COUNT; failure_reset_index = failure_reset_index + 1) begin
+            failure_queued[failure_reset_index] <= 1'b0;
+        end
     end
 end
 
@@ -452,7 +468,17 @@ assign failure_start = responder_free && read_failure_pending;
 assign flush_start = responder_free && !read_failure_pending && flush_wanted[flush_scan];
 assign s_hdr_ready = responder_free && !read_failure_pending && !flush_wanted[flush_scan];
 assign s_recv_tready = state == S_RECEIVE_WAIT;
-assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing;
+// The host set the QP up again while its request or job was being answered: the old QP's state
+// must not land on the new one, so it is not written back (and a flush stops)
+reg    qp_set_up_meanwhile;
+always @(posedge clk) begin
+    if (state == S_IDLE || rst) begin
+        qp_set_up_meanwhile <= 1'b0;
+    end else if (cfg_qp_write && !clearing && cfg_qp_index == request_qpn[QP_INDEX_WIDTH-1:0]) begin
+        qp_set_up_meanwhile <= 1'b1;
+    end
+end
+assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing && !qp_set_up_meanwhile;
 assign state_write_index = request_qpn[QP_INDEX_WIDTH-1:0];
 assign state_write_data = {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length,
                            rq_consumer, receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes};
@@ -542,6 +568,7 @@ always @(posedge clk) begin
             if (failure_start) begin
                 request_qpn <= {{(24-QP_INDEX_WIDTH){1'b0}}, failed_qp_index};
                 request_psn <= failed_psn;
+                request_msn <= failed_msn;
                 rq_producer <= rq_doorbell[failed_qp_index];
                 flush_job <= 1'b0;
                 failure_job <= 1'b1;
@@ -561,7 +588,7 @@ always @(posedge clk) begin
                 // IBA executes a QP's requests in order, and the READ must not see this write
             end else if (!qp_valid || qp_error
                     || request_qpn[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}}
-                    || (read_failure_pending && failed_qp_index == request_qpn[QP_INDEX_WIDTH-1:0])) begin
+                    || failure_queued[request_qpn[QP_INDEX_WIDTH-1:0]]) begin
                 // Unknown QP, or a QP in the error state or about to be (a READ of it failed):
                 // dropped, nothing answered
                 event_unknown_qp <= 1'b1;
@@ -761,7 +788,9 @@ always @(posedge clk) begin
         S_FLUSH_NEXT: begin
             // A receive left open (a SEND whose data could not be written) is flushed first, then
             // every posted one, oldest first; each WQE is read for its wr_id
-            if (!m_cqe_valid && !m_recv_cmd_valid) begin
+            if (qp_set_up_meanwhile) begin
+                state <= S_WRITEBACK;
+            end else if (!m_cqe_valid && !m_recv_cmd_valid) begin
                 if (receive_open) begin
                     complete_receive(`RDMA_WC_WR_FLUSH_ERR);
                     receive_open <= 1'b0;
@@ -793,7 +822,7 @@ always @(posedge clk) begin
                         read_psn, `ROCE_AETH_ACK, read_packet_bytes[12:0]);
                 read_header_sent <= 1'b1;
             end
-            if (!read_command_sent && !m_read_cmd_valid) begin
+            if (!read_command_sent && !m_read_cmd_valid && !payload_owners_full) begin
                 read_command_sent <= 1'b1;
                 if (read_packet_bytes != 32'd0) begin
                     m_read_cmd_addr <= request_va + {32'd0, request_length - read_bytes_left};
@@ -831,15 +860,18 @@ always @(posedge clk) begin
             end
         end
         default: begin  // S_WRITEBACK: the context RAM takes the state this cycle
-            if (state_write) begin
+            if (state_write || qp_set_up_meanwhile) begin
                 state <= S_IDLE;
             end
         end
     endcase
 
     // The AETH's MSN is the QP's count of completed messages at the time of the response
-    if (state == S_DECIDE || state == S_READ_PACKET || state == S_READ_FAILED) begin
+    if (state == S_DECIDE || state == S_READ_PACKET) begin
         m_hdr_aeth_msn <= msn;
+    end
+    if (state == S_READ_FAILED) begin
+        m_hdr_aeth_msn <= request_msn;
     end
 
     if (rst) begin

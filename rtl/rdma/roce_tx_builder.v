@@ -224,7 +224,9 @@ assign s_axis_payload_tready = frame_tready && (
 always @* begin
     frame_tvalid = 1'b0;
     frame_tlast = 1'b0;
-    frame_tuser = s_axis_payload_tuser;
+    // The reader may raise tuser for a payload not yet started: only a payload beat of this
+    // frame may poison it
+    frame_tuser = 1'b0;
     frame_tdata = header_beat_data;
     frame_tkeep = {KEEP_WIDTH{1'b1}};
     case (state)
@@ -240,6 +242,7 @@ always @* begin
                 frame_tdata = header_beat_data | (padded_data << (shift_bytes * 8));
                 frame_tkeep = ({KEEP_WIDTH{1'b1}} >> (BEAT_BYTES - {1'b0, shift_bytes})) | (padded_keep << shift_bytes);
                 frame_tlast = s_axis_payload_tlast && !payload_spills;
+                frame_tuser = s_axis_payload_tuser;
             end
         end
         STATE_PAYLOAD: begin
@@ -247,6 +250,7 @@ always @* begin
             frame_tdata = carry_data | (padded_data << (shift_bytes * 8));
             frame_tkeep = carry_keep | (padded_keep << shift_bytes);
             frame_tlast = s_axis_payload_tlast && !payload_spills;
+            frame_tuser = s_axis_payload_tuser;
         end
         STATE_TAIL: begin
             frame_tvalid = 1'b1;

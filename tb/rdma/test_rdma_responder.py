@@ -566,6 +566,46 @@ async def a_new_request_inside_an_open_message_is_an_invalid_request(dut):
     assert events["invalid_requests"] == cases, events
 
 
+@cocotb.test(timeout_time=60, timeout_unit="us")
+async def a_qp_set_up_again_while_its_receives_flush_starts_clean(dut):
+    """A QP with a full receive queue enters the error state; the host sets it up again at once,
+    while the engine is still flushing the old receives. The new QP must not inherit the error or
+    the old queue: a receive posted to it takes a SEND that completes SUCCESS."""
+    rng = test_rng("set up again")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    case = ErrorCase(tb, "set up again", rng.getrandbits(24), 0x700)
+    await case.create()
+    for _ in range((1 << RQ_LOG_SIZE) - RECEIVES_POSTED - 1):
+        await case.post_receive()
+    fresh = ErrorCase(tb, "the new QP", rng.getrandbits(24), 0x900)
+    await rdma.stage_qp(tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, fresh.first_psn,
+                        pmtu=PMTU, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE)
+    naks = await tb.play([atomic_frame(Opcode.FETCH_ADD, case.psn(0), REGION_BASE, RKEY, 1)], 150)
+    assert [(packet.bth.psn, packet.aeth.syndrome) for packet in naks] == [(case.psn(0), 0x61)]
+    flushed = []
+    for _ in range(100):
+        flushed += await tb.host.poll()
+        if flushed:
+            break
+        await ClockCycles(dut.clk, 8)
+    assert flushed, "the flush never started"
+    await rdma.commit_qp(tb.registers)  # in the middle of the flush
+    flushed += await tb.host.poll()
+    assert len(flushed) < (1 << RQ_LOG_SIZE) - 1, f"the flush ({len(flushed)}) ended before the QP was set up again"
+    await ClockCycles(dut.clk, 3000)
+    tb.host.attach_receive_queue(DUT_QPN, RQ_BASE, RQ_LOG_SIZE)
+    await tb.host.poll()
+    await tb.host.post_receive(DUT_QPN, 0xAAA, RECEIVE_BUFFERS, 4 * PMTU)
+    data = rng.randbytes(100)
+    sent = await tb.play([request_frame(Opcode.SEND_ONLY, fresh.psn(0), data)], 2000)
+    assert sent == [] or all(packet.aeth.syndrome == 0x1F for packet in sent), sent
+    received = await tb.host.poll()
+    assert [(c.wr_id, c.status, c.byte_len) for c in received] == [(0xAAA, WcStatus.SUCCESS, len(data))], received
+    assert tb.memory.read(RECEIVE_BUFFERS, len(data)) == data
+
+
 @cocotb.test(timeout_time=30, timeout_unit="us")
 async def a_retried_read_inside_an_open_write_is_answered_again(dut):
     """A READ, a WRITE FIRST, the READ again (the requester retried it: a duplicate, from before
@@ -600,7 +640,8 @@ async def qps_of_different_pmtus_each_keep_their_own(dut):
     Each peer WRITEs and READs messages of several packets at its QP's PMTU and everything lands
     and completes. Between them comes a WRITE FIRST of 1024 bytes for the 256-byte QP, with its
     PSN: legal for the engine, malformed for that QP, so it is dropped and counted as the QP's
-    receiver would drop it (the model's parser at 256 says so too), never executed or answered."""
+    receiver would drop it (the model's parser at 256 says so too), never executed or answered;
+    and a WRITE FIRST of 256 bytes for the 1024-byte QP, too short for it, likewise."""
     rng = test_rng("pmtus")
     tb = TB(dut, rng)
     await tb.reset()
@@ -625,9 +666,15 @@ async def qps_of_different_pmtus_each_keep_their_own(dut):
         expected.append(len(requests))
     impostor = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=1024))
     impostor.post_send(WorkRequest.write(0, rng.randbytes(2048), REGION_BASE + CANARY_OFFSET, RKEY & ~0xF | 1))
-    wrong_size = impostor.poll(0)[0]
-    assert parses_at_pmtu(wrong_size, 1024) and not parses_at_pmtu(wrong_size, 256)
-    results = await tb.run_peers(peers, expected, junk=[wrong_size] * 3)
+    too_long = impostor.poll(0)[0]
+    assert parses_at_pmtu(too_long, 1024) and not parses_at_pmtu(too_long, 256)
+    # and a WRITE FIRST of 256 bytes for the 1024-byte QP: too short for it
+    impostor = QueuePair(QpConfig(PEER_QPN + 1, DUT_QPN + 1, PEER, DUT, pmtu=256))
+    impostor.post_send(WorkRequest.write(0, rng.randbytes(512), REGION_BASE + quarter + CANARY_OFFSET // 2,
+                                         RKEY & ~0xF | 2))
+    too_short = impostor.poll(0)[0]
+    assert parses_at_pmtu(too_short, 256) and not parses_at_pmtu(too_short, 1024)
+    results = await tb.run_peers(peers, expected, junk=[too_long, too_short] * 2)
     for completions, count, (base, shadow, read_offset, read_length) in zip(results, expected, shadows):
         check_completions(completions, count)
         read = {c.wr_id: c for c in completions}[count - 1]
@@ -635,8 +682,9 @@ async def qps_of_different_pmtus_each_keep_their_own(dut):
         assert tb.memory.read(base, len(shadow)) == bytes(shadow), f"region at {base:#x} differs"
     await ClockCycles(dut.clk, 500)  # the last junk frame may still be on its way through the engine
     await tb.read_events()
-    arrived = tb.delivered.count(wrong_size)
-    assert arrived >= 1 and tb.events["drops_malformed"] == arrived, f"{arrived} arrived: {tb.events}"
+    arrived = tb.delivered.count(too_long) + tb.delivered.count(too_short)
+    assert tb.delivered.count(too_short) >= 1 and tb.events["drops_malformed"] == arrived, \
+        f"{arrived} arrived: {tb.events}"
     assert (tb.events["naks_sent"], tb.events["invalid_requests"]) == (0, 0), tb.events
 
 
@@ -679,9 +727,10 @@ async def a_read_the_memory_refuses_is_nakked_remote_operational_error(dut):
     responses = [(packet.bth.opcode, packet.bth.psn) for packet in tb.sent if packet.bth.opcode != Opcode.ACKNOWLEDGE]
     assert responses[0] == (Opcode.RDMA_READ_RESPONSE_FIRST, read_psn), responses
     assert responses[1:] in ([], [(Opcode.RDMA_READ_RESPONSE_LAST, (read_psn + 2) % (1 << 24))]), responses
-    naks = [(packet.bth.psn, packet.aeth.syndrome) for packet in tb.sent
+    # The NAK's MSN counts the messages completed: the first WRITE, not the READ that failed
+    naks = [(packet.bth.psn, packet.aeth.syndrome, packet.aeth.msn) for packet in tb.sent
             if packet.bth.opcode == Opcode.ACKNOWLEDGE and packet.aeth.syndrome != 0x1F]
-    assert naks == [((read_psn + 1) % (1 << 24), 0x63)], naks
+    assert naks == [((read_psn + 1) % (1 << 24), 0x63, 1)], naks
     assert len(tb.poisoned) == 1, f"{len(tb.poisoned)} poisoned frames"
     poisoned = parse_frame(reseal_icrc(tb.poisoned[0]), PMTU)
     assert (poisoned.bth.opcode, poisoned.bth.psn) == (Opcode.RDMA_READ_RESPONSE_MIDDLE, (read_psn + 1) % (1 << 24))
@@ -695,9 +744,9 @@ async def a_read_the_memory_refuses_is_nakked_remote_operational_error(dut):
     sent = await tb.play([request_frame(Opcode.RDMA_READ_REQUEST, first_psn, reth=last_fails),
                           request_frame(Opcode.RDMA_WRITE_ONLY, (first_psn + 3) % (1 << 24), canary,
                                         RETH(REGION_BASE + CANARY_OFFSET, RKEY, len(canary)), ack_req=True)], 2000)
-    answers = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome) for packet in sent
+    answers = [(packet.bth.opcode, packet.bth.psn, packet.aeth.syndrome, packet.aeth.msn) for packet in sent
                if packet.bth.opcode == Opcode.ACKNOWLEDGE]
-    assert answers == [(Opcode.ACKNOWLEDGE, (first_psn + 2) % (1 << 24), 0x63)], answers
+    assert answers == [(Opcode.ACKNOWLEDGE, (first_psn + 2) % (1 << 24), 0x63, 0)], answers
     assert tb.memory.read(REGION_BASE + CANARY_OFFSET, len(canary)) != canary, "the WRITE behind the failed READ landed"
 
 

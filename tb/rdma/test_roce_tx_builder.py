@@ -116,6 +116,24 @@ async def a_payload_that_could_not_be_read_poisons_only_its_own_frame(dut):
     await sender
 
 
+@cocotb.test(timeout_time=20, timeout_unit="us")
+async def a_frame_without_payload_is_never_poisoned(dut):
+    """The reader raises tuser as soon as a failing payload is read, before its first beat is
+    offered: ACKs and empty READ responses built meanwhile (tuser high, no payload valid) go out
+    whole."""
+    rng = test_rng("unpoisoned")
+    tb = TB(dut)
+    await tb.reset()
+    dut.s_axis_payload_tuser.value = 1
+    packets = [random_packet(rng, opcode, 256) for opcode in (Opcode.ACKNOWLEDGE, Opcode.RDMA_READ_REQUEST)
+               for _ in range(4)]
+    empty = random_packet(rng, Opcode.RDMA_READ_RESPONSE_ONLY, 256)
+    packets.append(RocePacket(empty.addressing, empty.bth, empty.reth, empty.aeth, empty.immdt, b""))
+    sender = cocotb.start_soon(tb.send_all(packets))
+    await tb.check_frames(packets)
+    await sender
+
+
 @cocotb.test(timeout_time=50, timeout_unit="us")
 async def payload_lengths_around_every_beat_and_pad_boundary(dut):
     rng = test_rng("lengths")

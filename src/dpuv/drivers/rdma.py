@@ -119,6 +119,20 @@ async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: 
     """Bring QP `qpn` up (or reset it): the peer, the first PSN it expects and the first it sends,
     its send and receive queues (empty, at index 0) and transport settings (IBA timeout code,
     retry count)."""
+    await stage_qp(window, qpn, remote_qpn, remote_mac, remote_ip, udp_source_port, expected_psn, pmtu=pmtu,
+                   send_psn=send_psn, sq_base=sq_base, sq_log_size=sq_log_size, rq_base=rq_base,
+                   rq_log_size=rq_log_size, timeout=timeout, retry_count=retry_count, rnr_retry=rnr_retry,
+                   timeout_cycles=timeout_cycles)
+    await commit_qp(window)
+
+
+async def stage_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,
+                   udp_source_port: int, expected_psn: int, *, pmtu: int = 1024, send_psn: int = 0,
+                   sq_base: int = 0, sq_log_size: int = 4, rq_base: int = 0, rq_log_size: int = 4,
+                   timeout: int = 14, retry_count: int = 7, rnr_retry: int = 7,
+                   timeout_cycles: int = 10_000) -> None:
+    """create_qp's register writes short of the commit: nothing changes in the engine until
+    commit_qp."""
     await window.poll("STATUS", BLOCK["STATUS"].field("qp_ready").extract, timeout_cycles)
     transport = BLOCK["QP_TRANSPORT"]
     transport_value = transport.field("sq_log_size").insert(0, sq_log_size)
@@ -135,6 +149,10 @@ async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: 
                         ("QP_SQ_BASE_HIGH", sq_base >> 32), ("QP_RQ_BASE_LOW", rq_base & 0xFFFFFFFF),
                         ("QP_RQ_BASE_HIGH", rq_base >> 32), ("QP_TRANSPORT", transport_value)):
         await window.write_register(name, value)
+
+
+async def commit_qp(window: BlockWindow) -> None:
+    """The QP staged by stage_qp takes effect, in one register write."""
     ctrl = BLOCK["QP_CTRL"]
     await window.write_register("QP_CTRL", ctrl.field("commit").insert(ctrl.field("valid").insert(0, 1), 1))
 
