@@ -9,6 +9,8 @@ build inputs sits in each folder; when sources, parameters or flags change, the 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -103,6 +105,20 @@ def parameter_slug(parameters: dict[str, int]) -> str:
 
 def build_dir(bench: Bench, parameters: dict[str, int], simulator: str, waves: bool) -> Path:
     return BUILD_ROOT / bench.name / (simulator + ("-waves" if waves else "")) / parameter_slug(parameters)
+
+
+@contextlib.contextmanager
+def build_in_use(folder: Path):
+    """Hold a build folder for one process at a time (pytest-xdist workers are processes): the
+    runs of one build that share a file in it, such as the waveform file a wave build writes to
+    one path, must not overlap. Other builds go on in parallel."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _sources(bench: Bench, simulator: str) -> list:

@@ -81,12 +81,16 @@ def record(scenario: Scenario, simulator: str, bench: benches.Bench | None = Non
     """Run the scenario with waves and tabulate it. `bench` may replace the registered one
     (a mutated RTL copy, say)."""
     bench = bench or benches.find(scenario.bench)
-    result = runner.run(bench, scenario.parameters, simulator, seed=scenario.seed, waves=True,
-                        testcase=scenario.testcase, record=False)
-    if not result.outcomes:
-        raise RuntimeError(f"scenario {scenario.name} did not run: {result.failure_report()}")
-    table = sample(result.waves, bench.toplevel, [SignalSpec.parse(text) for text in scenario.signals],
-                   scenario.cycles, scenario.clock, scenario.reset, scenario.start_at, scenario.lead)
+    # Every scenario of a bench writes the same waveform file of the same wave build: one at a time
+    with runner.build_in_use(runner.build_dir(bench, scenario.parameters, simulator, waves=True)):
+        result = runner.run(bench, scenario.parameters, simulator, seed=scenario.seed, waves=True,
+                            testcase=scenario.testcase, record=False)
+        if not result.outcomes:
+            raise RuntimeError(f"scenario {scenario.name} did not run: {result.failure_report()}")
+        table = sample(result.waves, bench.toplevel, [SignalSpec.parse(text) for text in scenario.signals],
+                       scenario.cycles, scenario.clock, scenario.reset, scenario.start_at, scenario.lead)
+        # the scenario's own copy, which the next scenario of the bench does not overwrite
+        waves = Path(shutil.copyfile(result.waves, result.waves.with_name(f"{scenario.name}.fst")))
     table.comments = [
         f"{scenario.name}: {scenario.description}",
         f"bench {scenario.bench} {runner.parameter_slug(scenario.parameters)}, test {scenario.testcase}, "
@@ -95,7 +99,7 @@ def record(scenario: Scenario, simulator: str, bench: benches.Bench | None = Non
            else "the first edge after reset"),
         "regenerate with `make waves-update` and review the diff like code",
     ]
-    return table, result.waves
+    return table, waves
 
 
 def check(scenario: Scenario, simulator: str, bench: benches.Bench | None = None) -> Outcome:
