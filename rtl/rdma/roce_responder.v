@@ -499,17 +499,23 @@ task respond(input [7:0] opcode, input [23:0] psn, input [7:0] syndrome, input [
     end
 endtask
 
-// The receive being filled ends with an error: its completion, with nothing received
-task complete_receive(input [7:0] status);
+// Every receive completion the responder posts
+task post_receive_completion(input [63:0] wr_id, input [7:0] opcode, input [7:0] status, input [31:0] byte_len,
+                             input [31:0] immediate, input immediate_valid);
     begin
         m_cqe_valid <= 1'b1;
-        m_cqe_wr_id <= receive_wr_id;
-        m_cqe_byte_len <= 32'd0;
-        m_cqe_immediate <= 32'd0;
-        m_cqe_immediate_valid <= 1'b0;
-        m_cqe_opcode <= `RDMA_WC_RECV;
+        m_cqe_wr_id <= wr_id;
+        m_cqe_byte_len <= byte_len;
+        m_cqe_immediate <= immediate;
+        m_cqe_immediate_valid <= immediate_valid;
+        m_cqe_opcode <= opcode;
         m_cqe_status <= status;
     end
+endtask
+
+// The receive being filled ends with an error: its completion, with nothing received
+task complete_receive(input [7:0] status);
+    post_receive_completion(receive_wr_id, `RDMA_WC_RECV, status, 32'd0, 32'd0, 1'b0);
 endtask
 
 always @(posedge clk) begin
@@ -746,13 +752,10 @@ always @(posedge clk) begin
                 end
                 // The message's receive completes once its data is in memory
                 if ((is_send_end || (is_write_end && has_immediate)) && !write_failed) begin
-                    m_cqe_valid <= 1'b1;
-                    m_cqe_wr_id <= receive_wr_id;
-                    m_cqe_byte_len <= is_send ? receive_bytes + {19'd0, request_payload_bytes} : write_length;
-                    m_cqe_immediate <= request_immdt;
-                    m_cqe_immediate_valid <= has_immediate;
-                    m_cqe_opcode <= is_send ? `RDMA_WC_RECV : `RDMA_WC_RECV_RDMA_WITH_IMM;
-                    m_cqe_status <= `RDMA_WC_SUCCESS;
+                    post_receive_completion(receive_wr_id, is_send ? `RDMA_WC_RECV : `RDMA_WC_RECV_RDMA_WITH_IMM,
+                                            `RDMA_WC_SUCCESS,
+                                            is_send ? receive_bytes + {19'd0, request_payload_bytes} : write_length,
+                                            request_immdt, has_immediate);
                 end
                 if (write_failed) begin
                     qp_error <= 1'b1;
@@ -806,13 +809,8 @@ always @(posedge clk) begin
         end
         S_FLUSH_COMPLETE: begin
             rq_consumer <= rq_consumer + 16'd1;
-            m_cqe_valid <= 1'b1;
-            m_cqe_wr_id <= receive_wqe[`RDMA_RECEIVE_WQE_WR_ID_LSB +: `RDMA_RECEIVE_WQE_WR_ID_WIDTH];
-            m_cqe_byte_len <= 32'd0;
-            m_cqe_immediate <= 32'd0;
-            m_cqe_immediate_valid <= 1'b0;
-            m_cqe_opcode <= `RDMA_WC_RECV;
-            m_cqe_status <= `RDMA_WC_WR_FLUSH_ERR;
+            post_receive_completion(receive_wqe[`RDMA_RECEIVE_WQE_WR_ID_LSB +: `RDMA_RECEIVE_WQE_WR_ID_WIDTH],
+                                    `RDMA_WC_RECV, `RDMA_WC_WR_FLUSH_ERR, 32'd0, 32'd0, 1'b0);
             state <= S_FLUSH_NEXT;
         end
         S_READ_PACKET: begin

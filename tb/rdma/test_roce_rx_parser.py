@@ -20,7 +20,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, ETHERNET_HEADER_BYTES, MIN_ETHERNET_FRAME_BYTES, OPCODE_INFO, PMTUS,
                                      RETH, Addressing, AtomicETH, ImmDt, MalformedFrame, Opcode, Position, RocePacket,
-                                     build_frame, ipv4_checksum, parse_frame, reseal_icrc)
+                                     build_frame, ipv4_checksum, parse_frame, parse_frame_or_none, reseal_icrc)
 from dpuv.tb.roce_header_bus import BUS_OPCODES
 from dpuv.tb.testbench import PAUSE_OPTIONS, pulse_reset, start_clock_and_reset, test_rng
 
@@ -112,14 +112,6 @@ def random_packet(rng, pmtu: int, opcode: int | None = None, length: int | None 
         payload=rng.randbytes(length),
         atomic_eth=AtomicETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(64), rng.getrandbits(64))
         if info.has_atomic_eth else None)
-
-
-def parses_at(frame: bytes, pmtu: int) -> RocePacket | None:
-    """The packet, if the model takes the frame at this PMTU."""
-    try:
-        return parse_frame(frame, pmtu)
-    except MalformedFrame:
-        return None
 
 
 def mac_padded(rng, frame: bytes) -> bytes:
@@ -320,8 +312,8 @@ class TB:
         except MalformedFrame as error:
             # The parser knows only the largest PMTU of any QP: a packet good for a QP of a
             # smaller one passes, and that QP's side checks the rest
-            packet = next((good for good in (parses_at(frame, pmtu) for pmtu in PMTUS if pmtu < self.pmtu) if good),
-                          None)
+            packet = next((good for good in (parse_frame_or_none(frame, pmtu) for pmtu in PMTUS if pmtu < self.pmtu)
+                           if good), None)
             if packet is None:
                 return Sent(frame, False, error.cause.value, None)
         return Sent(frame, False, GOOD, packet)

@@ -477,6 +477,14 @@ def build_frame(packet: RocePacket) -> bytes:
     return ethernet + ip_onwards + icrc(ip_onwards).to_bytes(ICRC_BYTES, "little")
 
 
+def parse_frame_or_none(frame: bytes, pmtu: int) -> RocePacket | None:
+    """The packet, or None if a receiver at this PMTU drops the frame as malformed."""
+    try:
+        return parse_frame(frame, pmtu)
+    except MalformedFrame:
+        return None
+
+
 def reseal_icrc(frame: bytes) -> bytes:
     """The frame with its ICRC recomputed: for building frames that are wrong in some other way
     (a bad version, a bad pad) on purpose, so that a receiver must find that fault itself."""
