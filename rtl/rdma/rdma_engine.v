@@ -109,7 +109,31 @@ module rdma_engine #(
     input  wire [1:0]                    m_axi_rresp,
     input  wire                          m_axi_rlast,
     input  wire                          m_axi_rvalid,
-    output wire                          m_axi_rready
+    output wire                          m_axi_rready,
+
+    // Doorbells from the node's own engines (the collective engine), meaning what a write of
+    // SQ_DOORBELL or RQ_DOORBELL means. A register doorbell has the cycle when both come; the port's
+    // waits for the next one
+    input  wire                          s_sq_doorbell_valid,
+    output wire                          s_sq_doorbell_ready,
+    input  wire [15:0]                   s_sq_doorbell_qpn,
+    input  wire [15:0]                   s_sq_doorbell_producer_index,
+    input  wire                          s_rq_doorbell_valid,
+    output wire                          s_rq_doorbell_ready,
+    input  wire [15:0]                   s_rq_doorbell_qpn,
+    input  wire [15:0]                   s_rq_doorbell_producer_index,
+
+    // Completions, send and receive, of the QPs in OFFLOAD_QPS: the fields of a completion entry.
+    // The completion queue in host memory never sees them; a stalled port holds them back
+    output wire                          m_completion_valid,
+    input  wire                          m_completion_ready,
+    output wire [63:0]                   m_completion_wr_id,
+    output wire [31:0]                   m_completion_byte_len,
+    output wire [31:0]                   m_completion_immediate,
+    output wire                          m_completion_immediate_valid,
+    output wire [23:0]                   m_completion_qpn,
+    output wire [7:0]                    m_completion_opcode,
+    output wire [7:0]                    m_completion_status
 );
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
@@ -124,7 +148,8 @@ wire [31:0] local_mac_low, local_ip, qp_remote_mac_low, qp_remote_ip, mr_rkey, m
             qp_sq_base_low, qp_sq_base_high, cq_base_low, cq_base_high, qp_rq_base_low, qp_rq_base_high;
 wire [15:0] pkey_0, pkey_1, pkey_2, pkey_3;
 wire [15:0] local_mac_high, qp_remote_mac_high, qp_index, qp_udp_source_port, doorbell_producer_index, doorbell_qpn,
-            cq_consumer_index, cq_producer_index, rq_doorbell_producer_index, rq_doorbell_qpn;
+            cq_consumer_index, cq_producer_index, rq_doorbell_producer_index, rq_doorbell_qpn,
+            offload_first_qpn, offload_qp_count;
 wire [23:0] qp_remote_qpn, qp_expected_psn, qp_send_psn;
 wire [7:0]  mr_index;
 wire [3:0]  qp_sq_log_size, cq_log_size, qp_rq_log_size;
@@ -168,6 +193,7 @@ rdma_engine_csr csr_inst (
     .hwif_out_local_mac_high_value(local_mac_high), .hwif_out_local_ip_value(local_ip),
     .hwif_out_pkey_0_value(pkey_0), .hwif_out_pkey_1_value(pkey_1), .hwif_out_pkey_2_value(pkey_2),
     .hwif_out_pkey_3_value(pkey_3),
+    .hwif_out_offload_qps_first_qpn(offload_first_qpn), .hwif_out_offload_qps_count(offload_qp_count),
     .hwif_in_status_qp_ready(responder_qp_ready && requester_qp_ready),
     .hwif_out_qp_index_value(qp_index), .hwif_out_qp_remote_qpn_value(qp_remote_qpn),
     .hwif_out_qp_remote_mac_low_value(qp_remote_mac_low), .hwif_out_qp_remote_mac_high_value(qp_remote_mac_high),
@@ -239,11 +265,23 @@ wire cfg_qp_write = qp_commit && responder_qp_ready && requester_qp_ready && qp_
 wire cfg_mr_write = mr_commit && mr_index_exists;
 
 // The doorbells' fields hold the written value from the cycle after the write strobe
-reg doorbell_valid, rq_doorbell_valid;
+reg register_sq_doorbell, register_rq_doorbell;
 always @(posedge clk) begin
-    doorbell_valid <= doorbell_written && !rst;
-    rq_doorbell_valid <= rq_doorbell_written && !rst;
+    register_sq_doorbell <= doorbell_written && !rst;
+    register_rq_doorbell <= rq_doorbell_written && !rst;
 end
+
+// One doorbell a cycle to each queue's owner: the register's, else the port's. A QP commit takes
+// the cycle too: the requester and responder keep a doorbell only when no QP is being set up
+assign s_sq_doorbell_ready = !register_sq_doorbell && !cfg_qp_write;
+assign s_rq_doorbell_ready = !register_rq_doorbell && !cfg_qp_write;
+wire        sq_doorbell_valid = register_sq_doorbell || s_sq_doorbell_valid;
+wire [15:0] sq_doorbell_qpn = register_sq_doorbell ? doorbell_qpn : s_sq_doorbell_qpn;
+wire [15:0] sq_doorbell_producer_index = register_sq_doorbell ? doorbell_producer_index : s_sq_doorbell_producer_index;
+wire        rq_doorbell_valid = register_rq_doorbell || s_rq_doorbell_valid;
+wire [15:0] rq_doorbell_qpn_any = register_rq_doorbell ? rq_doorbell_qpn : s_rq_doorbell_qpn;
+wire [15:0] rq_doorbell_producer_index_any = register_rq_doorbell ? rq_doorbell_producer_index
+                                                                  : s_rq_doorbell_producer_index;
 
 // ---- Receive: parse, keep only this node's frames, then requests to the responder and responses
 // to the requester ----
@@ -412,8 +450,8 @@ roce_responder #(
     .cfg_qp_udp_source_port(qp_udp_source_port), .cfg_qp_expected_psn(qp_expected_psn),
     .cfg_qp_pmtu_code(qp_pmtu_code), .cfg_qp_rq_base({qp_rq_base_high, qp_rq_base_low}),
     .cfg_qp_rq_log_size(qp_rq_log_size),
-    .rq_doorbell_valid(rq_doorbell_valid), .rq_doorbell_qpn(rq_doorbell_qpn),
-    .rq_doorbell_producer_index(rq_doorbell_producer_index),
+    .rq_doorbell_valid(rq_doorbell_valid), .rq_doorbell_qpn(rq_doorbell_qpn_any),
+    .rq_doorbell_producer_index(rq_doorbell_producer_index_any),
     .cfg_mr_write(cfg_mr_write), .cfg_mr_index(mr_index_in_range), .cfg_mr_valid(mr_valid),
     .cfg_mr_rkey(mr_rkey), .cfg_mr_base({mr_base_high, mr_base_low}), .cfg_mr_length(mr_length),
     .cfg_mr_remote_write(mr_remote_write), .cfg_mr_remote_read(mr_remote_read),
@@ -488,7 +526,7 @@ roce_requester #(
     .cfg_qp_udp_source_port(qp_udp_source_port), .cfg_qp_pmtu_code(qp_pmtu_code), .cfg_qp_send_psn(qp_send_psn),
     .cfg_qp_sq_base({qp_sq_base_high, qp_sq_base_low}), .cfg_qp_sq_log_size(qp_sq_log_size),
     .cfg_qp_timeout(qp_timeout), .cfg_qp_retry_count(qp_retry_count), .cfg_qp_rnr_retry(qp_rnr_retry),
-    .doorbell_valid(doorbell_valid), .doorbell_qpn(doorbell_qpn), .doorbell_producer_index(doorbell_producer_index),
+    .doorbell_valid(sq_doorbell_valid), .doorbell_qpn(sq_doorbell_qpn), .doorbell_producer_index(sq_doorbell_producer_index),
     .s_hdr_valid(response_hdr_valid), .s_hdr_ready(response_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
     .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_psn(rx_hdr_psn), .s_hdr_aeth_syndrome(rx_hdr_syndrome),
     .s_hdr_payload_bytes(rx_hdr_payload_bytes),
@@ -549,14 +587,27 @@ roce_segmenter segmenter_inst (
     .event_packet(event_request_sent), .event_retransmit(event_retransmit)
 );
 
-// Send and receive completions share the one completion queue, taking turns when both wait
+// Send and receive completions take turns when both wait. The one taken goes to the completion
+// port if its QP is offloaded (OFFLOAD_QPS), else to the completion queue
 reg  cqe_last_was_receive;
 wire cqe_take_receive = receive_cqe_valid && (!cqe_valid || !cqe_last_was_receive);
+wire        chosen_completion_valid = cqe_valid || receive_cqe_valid;
+wire [63:0] chosen_completion_wr_id = cqe_take_receive ? receive_cqe_wr_id : cqe_wr_id;
+wire [31:0] chosen_completion_byte_len = cqe_take_receive ? receive_cqe_byte_len : cqe_byte_len;
+wire [31:0] chosen_completion_immediate = cqe_take_receive ? receive_cqe_immediate : 32'd0;
+wire        chosen_completion_immediate_valid = cqe_take_receive && receive_cqe_immediate_valid;
+wire [23:0] chosen_completion_qpn = cqe_take_receive ? receive_cqe_qpn : cqe_qpn;
+wire [7:0]  chosen_completion_opcode = cqe_take_receive ? receive_cqe_opcode : cqe_opcode;
+wire [7:0]  chosen_completion_status = cqe_take_receive ? receive_cqe_status : cqe_status;
+// A QPN below the first wraps to a large offset, outside any count
+wire [15:0] chosen_completion_offload_offset = chosen_completion_qpn[15:0] - offload_first_qpn;
+wire        chosen_completion_offloaded = chosen_completion_qpn[23:16] == 8'd0 && chosen_completion_offload_offset < offload_qp_count;
 wire queue_cqe_ready;
-assign cqe_ready = queue_cqe_ready && !cqe_take_receive;
-assign receive_cqe_ready = queue_cqe_ready && cqe_take_receive;
+wire chosen_completion_ready = chosen_completion_offloaded ? m_completion_ready : queue_cqe_ready;
+assign cqe_ready = chosen_completion_ready && !cqe_take_receive;
+assign receive_cqe_ready = chosen_completion_ready && cqe_take_receive;
 always @(posedge clk) begin
-    if (queue_cqe_ready && (cqe_valid || receive_cqe_valid)) begin
+    if (chosen_completion_ready && chosen_completion_valid) begin
         cqe_last_was_receive <= cqe_take_receive;
     end
     if (rst) begin
@@ -564,20 +615,25 @@ always @(posedge clk) begin
     end
 end
 
+assign m_completion_valid = chosen_completion_valid && chosen_completion_offloaded;
+assign m_completion_wr_id = chosen_completion_wr_id;
+assign m_completion_byte_len = chosen_completion_byte_len;
+assign m_completion_immediate = chosen_completion_immediate;
+assign m_completion_immediate_valid = chosen_completion_immediate_valid;
+assign m_completion_qpn = chosen_completion_qpn;
+assign m_completion_opcode = chosen_completion_opcode;
+assign m_completion_status = chosen_completion_status;
+
 roce_completion_queue #(
     .DATA_WIDTH(DATA_WIDTH)
 ) completion_queue_inst (
     .clk(clk), .rst(rst),
     .cq_base({cq_base_high, cq_base_low}), .cq_log_size(cq_log_size), .cq_consumer_index(cq_consumer_index),
     .cq_restart(cq_restart), .cq_producer_index(cq_producer_index),
-    .s_cqe_valid(cqe_valid || receive_cqe_valid), .s_cqe_ready(queue_cqe_ready),
-    .s_cqe_wr_id(cqe_take_receive ? receive_cqe_wr_id : cqe_wr_id),
-    .s_cqe_byte_len(cqe_take_receive ? receive_cqe_byte_len : cqe_byte_len),
-    .s_cqe_immediate(cqe_take_receive ? receive_cqe_immediate : 32'd0),
-    .s_cqe_immediate_valid(cqe_take_receive && receive_cqe_immediate_valid),
-    .s_cqe_qpn(cqe_take_receive ? receive_cqe_qpn : cqe_qpn),
-    .s_cqe_opcode(cqe_take_receive ? receive_cqe_opcode : cqe_opcode),
-    .s_cqe_status(cqe_take_receive ? receive_cqe_status : cqe_status),
+    .s_cqe_valid(chosen_completion_valid && !chosen_completion_offloaded), .s_cqe_ready(queue_cqe_ready),
+    .s_cqe_wr_id(chosen_completion_wr_id), .s_cqe_byte_len(chosen_completion_byte_len),
+    .s_cqe_immediate(chosen_completion_immediate), .s_cqe_immediate_valid(chosen_completion_immediate_valid),
+    .s_cqe_qpn(chosen_completion_qpn), .s_cqe_opcode(chosen_completion_opcode), .s_cqe_status(chosen_completion_status),
     .m_write_cmd_addr(dma_write_cmd_addr[2*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[2*16 +: 16]),
     .m_write_cmd_valid(dma_write_cmd_valid[2]), .m_write_cmd_ready(dma_write_cmd_ready[2]),
     .m_axis_tdata(dma_write_tdata[2*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(dma_write_tkeep[2*KEEP_WIDTH +: KEEP_WIDTH]),
@@ -760,7 +816,7 @@ reg        doorbell_timing;
 reg [31:0] doorbell_cycles;
 always @(posedge clk) begin
     doorbell_cycles <= doorbell_cycles + 32'd1;
-    if (doorbell_valid && !doorbell_timing) begin
+    if (sq_doorbell_valid && !doorbell_timing) begin
         doorbell_timing <= 1'b1;
         doorbell_cycles <= 32'd0;
     end else if (doorbell_timing && tx_frame_started && tx_source) begin

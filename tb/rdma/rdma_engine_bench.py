@@ -17,7 +17,7 @@ from dpuv.drivers import rdma
 from dpuv.tb import roce_scapy
 from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
-from dpuv.drivers.rdma import HostQueues
+from dpuv.drivers.rdma import EngineCompletion, HostQueues
 from dpuv.regs.maps import rdma_engine
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset
 
@@ -77,6 +77,11 @@ class TB:
         self.poisoned: list[bytes] = []
         self.capture = WireCapture()
         dut.s_axis_rx_tuser.value = 0
+        # Until a test takes the node engines' ports (EnginePorts): no doorbell there, and no QP
+        # offloaded, so nothing comes out of the completion port
+        for queue in ("sq", "rq"):
+            getattr(dut, f"s_{queue}_doorbell_valid").value = 0
+        dut.m_completion_ready.value = 1
         cocotb.start_soon(self._count())
 
     async def _count(self):
@@ -196,3 +201,77 @@ class TB:
             # wire corrupted the frame; the peer's ICRC check then drops it
             destination = int.from_bytes(frame[47:50], "big")
             peers[by_qpn.get(destination, 0)].receive(frame, now)
+
+
+class EnginePorts:
+    """What the node's own engines (the collective engine) see of the RDMA engine: doorbells rung
+    at its doorbell ports and the completions of offloaded QPs taken at its completion port, with
+    random stalls there. `collisions` counts doorbells that had to wait for a register doorbell."""
+
+    def __init__(self, dut, rng: random.Random, stall: float = 0.3):
+        self.dut = dut
+        self.rng = rng
+        self.stall = stall
+        self.completions: list[EngineCompletion] = []
+        self.collisions = 0
+        cocotb.start_soon(self._take())
+
+    async def ring(self, queue: str, qpn: int, producer_index: int) -> None:
+        """Queue `queue` ("sq" or "rq") of QP `qpn` now ends before `producer_index`; returns once
+        the engine took the doorbell."""
+        prefix = f"s_{queue}_doorbell"
+        # At any cycle, so that some doorbells meet a register doorbell
+        await ClockCycles(self.dut.clk, self.rng.randrange(8))
+        getattr(self.dut, f"{prefix}_qpn").value = qpn
+        getattr(self.dut, f"{prefix}_producer_index").value = producer_index % 0x10000
+        getattr(self.dut, f"{prefix}_valid").value = 1
+        while True:
+            await RisingEdge(self.dut.clk)
+            if int(getattr(self.dut, f"{prefix}_ready").value):
+                break
+            self.collisions += 1
+        getattr(self.dut, f"{prefix}_valid").value = 0
+
+    def take(self) -> list[EngineCompletion]:
+        taken, self.completions = self.completions, []
+        return taken
+
+    async def _take(self):
+        dut = self.dut
+        # The engine's outputs mean something only once a reset is over (before it, Icarus shows X)
+        reset_seen = False
+        while True:
+            dut.m_completion_ready.value = int(self.rng.random() >= self.stall)
+            await RisingEdge(dut.clk)
+            in_reset = not dut.rst.value.is_resolvable or int(dut.rst.value)
+            reset_seen = reset_seen or in_reset
+            if not reset_seen or in_reset:
+                continue
+            if int(dut.m_completion_valid.value) and int(dut.m_completion_ready.value):
+                immediate = int(dut.m_completion_immediate.value) if int(dut.m_completion_immediate_valid.value) else None
+                self.completions.append(EngineCompletion(
+                    int(dut.m_completion_wr_id.value), int(dut.m_completion_status.value),
+                    int(dut.m_completion_opcode.value), int(dut.m_completion_byte_len.value),
+                    int(dut.m_completion_qpn.value), immediate))
+
+
+class RegisterHammer:
+    """Register writes over and over, in turn, while a test runs (to meet port doorbells in the
+    same cycle); `written` counts each register's writes."""
+
+    def __init__(self, registers, writes: list[tuple[str, int]]):
+        self.registers = registers
+        self.writes = writes
+        self.written = {name: 0 for name, _ in writes}
+        self.running = True
+        self.task = cocotb.start_soon(self._hammer())
+
+    async def _hammer(self):
+        while self.running:
+            for name, value in self.writes:
+                await self.registers.write_register(name, value)
+                self.written[name] += 1
+
+    async def stop(self) -> None:
+        self.running = False
+        await self.task

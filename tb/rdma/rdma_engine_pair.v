@@ -214,7 +214,16 @@ rdma_engine #(
         .m_axi_rresp(a_m_axi_rresp),
         .m_axi_rlast(a_m_axi_rlast),
         .m_axi_rvalid(a_m_axi_rvalid),
-        .m_axi_rready(a_m_axi_rready)
+        .m_axi_rready(a_m_axi_rready),
+        // The pair has no engines of its own: doorbells come from the registers, completions
+        // go to the queue (no QP is offloaded)
+        .s_sq_doorbell_valid(1'b0), .s_sq_doorbell_ready(), .s_sq_doorbell_qpn(16'd0),
+        .s_sq_doorbell_producer_index(16'd0),
+        .s_rq_doorbell_valid(1'b0), .s_rq_doorbell_ready(), .s_rq_doorbell_qpn(16'd0),
+        .s_rq_doorbell_producer_index(16'd0),
+        .m_completion_valid(), .m_completion_ready(1'b1), .m_completion_wr_id(), .m_completion_byte_len(),
+        .m_completion_immediate(), .m_completion_immediate_valid(), .m_completion_qpn(),
+        .m_completion_opcode(), .m_completion_status()
 );
 
 rdma_engine #(
@@ -287,7 +296,16 @@ rdma_engine #(
         .m_axi_rresp(b_m_axi_rresp),
         .m_axi_rlast(b_m_axi_rlast),
         .m_axi_rvalid(b_m_axi_rvalid),
-        .m_axi_rready(b_m_axi_rready)
+        .m_axi_rready(b_m_axi_rready),
+        // The pair has no engines of its own: doorbells come from the registers, completions
+        // go to the queue (no QP is offloaded)
+        .s_sq_doorbell_valid(1'b0), .s_sq_doorbell_ready(), .s_sq_doorbell_qpn(16'd0),
+        .s_sq_doorbell_producer_index(16'd0),
+        .s_rq_doorbell_valid(1'b0), .s_rq_doorbell_ready(), .s_rq_doorbell_qpn(16'd0),
+        .s_rq_doorbell_producer_index(16'd0),
+        .m_completion_valid(), .m_completion_ready(1'b1), .m_completion_wr_id(), .m_completion_byte_len(),
+        .m_completion_immediate(), .m_completion_immediate_valid(), .m_completion_qpn(),
+        .m_completion_opcode(), .m_completion_status()
 );
 
 endmodule

@@ -23,7 +23,7 @@ from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import EngineCompletion, HostQueues, WcOpcode, WcStatus
 from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
-from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB
+from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB, EnginePorts, RegisterHammer
 
 SQ_BASE = 0x2000
 SQ_LOG_SIZE = 6            # 64 WQEs of 64 bytes
@@ -43,8 +43,10 @@ class Requester:
     """The engine as requester on QP DUT_QPN, the model as its responder."""
 
     def __init__(self, dut, rng: random.Random, pmtu: int = 1024, wire: WireConfig = WireConfig(latency_ns=200),
-                 retry_count: int = 7):
+                 retry_count: int = 7, ports: EnginePorts | None = None):
         self.tb = TB(dut, rng, wire)
+        # With ports, the QP is offloaded: rung at the doorbell port, completing on the completion port
+        self.ports = ports
         self.tb.pmtu = pmtu
         self.rng = rng
         self.pmtu = pmtu
@@ -73,6 +75,19 @@ class Requester:
                                     timeout=TIMEOUT_CODE, retry_count=self.retry_count, rnr_retry=rnr_retry)
         self.host.attach_send_queue(DUT_QPN, SQ_BASE, SQ_LOG_SIZE)
         await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
+        if self.ports:
+            await rdma.offload_qps(self.tb.registers, DUT_QPN, 1)
+
+    async def ring(self) -> None:
+        if self.ports:
+            await self.ports.ring("sq", DUT_QPN, self.host.producer[DUT_QPN])
+        else:
+            await self.host.ring(DUT_QPN)
+
+    async def reap(self, hand_back: bool = True) -> list[EngineCompletion]:
+        if self.ports:
+            return self.ports.take()
+        return await self.host.poll(hand_back)
 
     async def run(self, work: list[tuple[WorkRequest, int]], limit_cycles: int = 3_000_000,
                   hand_back: bool = True, expect: int | None = None,
@@ -96,18 +111,18 @@ class Requester:
                 posted += 1
                 placed = True
             if placed:
-                await self.host.ring(DUT_QPN)
+                await self.ring()
             await self.tb.step([self.peer], junk.pop(0) if junk else None)
             self.received += self.peer.take_completions()
             if hand_back:
-                self.completions += await self.host.poll()
+                self.completions += await self.reap()
             await ClockCycles(self.tb.dut.clk, LOOP_CYCLES)
         # Let the last ACKs and any stray retransmission settle, then nothing more may complete
         for _ in range(8):
             await self.tb.step([self.peer])
             await ClockCycles(self.tb.dut.clk, LOOP_CYCLES)
         self.received += self.peer.take_completions()
-        self.completions += await self.host.poll()
+        self.completions += await self.reap()
         self.tb.capture.save()
         await self.tb.read_events()
         return self.completions
@@ -407,6 +422,58 @@ async def doorbell_abuse_is_refused_and_loses_nothing(dut):
     requester.completions = []
     await requester.run([], expect=1)
     assert [(c.wr_id, c.status) for c in requester.completions] == [(0xBAD, WcStatus.LOC_QP_OP_ERR)]
+
+
+@cocotb.test(timeout_time=250, timeout_unit="us")
+async def an_offloaded_qp_is_rung_at_the_port_and_completes_there(dut):
+    """The node's own engines' path. With the QP in OFFLOAD_QPS, doorbell abuse at the port is
+    refused and counted like the register's. Then every kind of request, and then 40 WRITEs one at
+    a time, are rung at the doorbell port while the host hammers the register doorbell of a QP past
+    the table (each refused on its own) and commits another QP: a port doorbell meeting either in
+    the same cycle must wait, not vanish. Each request completes exactly once, in order, on the
+    completion port (stalled at random); the completion queue in host memory never sees one. Taken
+    out of OFFLOAD_QPS, the QP completes in the queue again."""
+    rng = test_rng("offloaded")
+    ports = EnginePorts(dut, rng)
+    requester = Requester(dut, rng, ports=ports)
+    await requester.set_up()
+    registers = requester.tb.registers
+    caps = rdma.BLOCK["CAPS"].field("qp_count").extract(await registers.read_register("CAPS"))
+    for qpn, producer_index in ((caps, 1), (DUT_QPN + 1, 1), (DUT_QPN, (1 << SQ_LOG_SIZE) + 1)):
+        await ports.ring("sq", qpn, producer_index)
+    await ClockCycles(dut.clk, 200)
+    events = await requester.tb.read_events()
+    assert events["doorbells_rejected"] == 3 and events["requests_sent"] == 0, events
+
+    # QP commits of another QP take the cycle too
+    await rdma.stage_qp(registers, DUT_QPN + 1, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0)
+    doorbell, ctrl = rdma.BLOCK["SQ_DOORBELL"], rdma.BLOCK["QP_CTRL"]
+    hammer = RegisterHammer(registers, [
+        ("SQ_DOORBELL", doorbell.field("qpn").insert(doorbell.field("producer_index").insert(0, 1), caps)),
+        ("QP_CTRL", ctrl.field("commit").insert(ctrl.field("valid").insert(0, 1), 1))])
+    checked = await exchange_on(requester, rng, 30)
+    # One request at a time: a port doorbell lost to a register doorbell would leave it undone
+    for request, local in random_requests(rng, bytearray(LOCAL_BYTES), 40, requester.pmtu, 64, kinds=("write",)):
+        requester.tb.memory.write(local, request.data)
+        requester.completions = []
+        await requester.run([(request, local)], limit_cycles=5_000)
+        assert [(c.wr_id, c.status) for c in requester.completions] == [(request.wr_id, WcStatus.SUCCESS)]
+    await hammer.stop()
+    await ClockCycles(dut.clk, 20)
+    events = await requester.tb.read_events()
+    hammered = hammer.written["SQ_DOORBELL"]
+    assert events["doorbells_rejected"] == 3 + hammered, f"{hammered} register doorbells hammered; {events}"
+    assert ports.collisions > 0, "no port doorbell met a register doorbell: the test proves nothing about both"
+    assert await requester.host.poll() == [], "an offloaded QP's completion reached the completion queue"
+    assert await registers.read_register("CQ_PRODUCER") == 0
+    dut._log.info("30 offloaded requests (%d bytes) complete on the port; %d doorbell collisions, %d hammered",
+                  checked, ports.collisions, hammered)
+
+    await rdma.offload_qps(registers, 0, 0)
+    requester.ports = None
+    requester.completions, requester.received = [], []
+    await exchange_on(requester, rng, 5)
+    assert ports.take() == []
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")

@@ -21,7 +21,7 @@ from dpuv.drivers.rdma import WC_STATUS, WcOpcode, WcStatus
 from dpuv.tb.testbench import pulse_reset, test_rng
 
 from rdma_engine_bench import (ACK_TIMEOUT_CODE, DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, PMTU, RECEIVE_BUFFERS,
-                               REGION_BASE, REGION_BYTES, RKEY, RQ_BASE, RQ_LOG_SIZE, TB)
+                               REGION_BASE, REGION_BYTES, RKEY, RQ_BASE, RQ_LOG_SIZE, TB, EnginePorts, RegisterHammer)
 
 MAX_SENDS = (REGION_BASE - RECEIVE_BUFFERS) // (3 * PMTU)
 
@@ -686,6 +686,59 @@ async def qps_of_different_pmtus_each_keep_their_own(dut):
     assert tb.delivered.count(too_short) >= 1 and tb.events["drops_malformed"] == arrived, \
         f"{arrived} arrived: {tb.events}"
     assert (tb.events["naks_sent"], tb.events["invalid_requests"]) == (0, 0), tb.events
+
+
+@cocotb.test(timeout_time=150, timeout_unit="us")
+async def an_offloaded_qp_takes_receives_at_the_port_and_completes_them_there(dut):
+    """The node's own engines' path on the receive side. With the QP in OFFLOAD_QPS, receives are
+    posted at the receive doorbell port, one before each message, while the host hammers the
+    register receive doorbell of another QP and commits a third: a port doorbell meeting either in
+    the same cycle must wait, not vanish (a lost one leaves its message RNR-NAKed forever). SENDs
+    and WRITEs with immediate from the model requester land in their buffers; every receive
+    completes once, in order, on the completion port (stalled at random) with its length and
+    immediate; the completion queue in host memory never sees one."""
+    rng = test_rng("offloaded receives")
+    tb = TB(dut, rng)
+    ports = EnginePorts(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    await rdma.offload_qps(tb.registers, DUT_QPN, 1)
+    peer = tb.requester(0)
+    await rdma.stage_qp(tb.registers, DUT_QPN + 2, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0)
+    doorbell, ctrl = rdma.BLOCK["RQ_DOORBELL"], rdma.BLOCK["QP_CTRL"]
+    hammer = RegisterHammer(tb.registers, [
+        ("RQ_DOORBELL", doorbell.field("qpn").insert(doorbell.field("producer_index").insert(0, 1), DUT_QPN + 1)),
+        ("QP_CTRL", ctrl.field("commit").insert(ctrl.field("valid").insert(0, 1), 1))])
+    expected = []
+    for wr_id in range(40):
+        length = rng.choice([0, 1, 8, 64, PMTU, 2 * PMTU + 3])
+        data = rng.randbytes(length)
+        address = RECEIVE_BUFFERS + (wr_id % 4) * 3 * PMTU
+        imm = rng.getrandbits(32) if rng.random() < 0.5 else None
+        tb.host.place_receive(DUT_QPN, 0x100 + wr_id, address, 3 * PMTU)
+        await ports.ring("rq", DUT_QPN, tb.host.receive_producer[DUT_QPN])
+        if rng.random() < 0.5:
+            peer.post_send(WorkRequest.send(wr_id, data, imm))
+            expected.append((0x100 + wr_id, WcOpcode.RECV, length, imm))
+            target = address
+        else:
+            target = REGION_BASE + rng.randrange(REGION_BYTES - length + 1)
+            imm = rng.getrandbits(32)
+            peer.post_send(WorkRequest.write(wr_id, data, target, RKEY, imm=imm))
+            expected.append((0x100 + wr_id, WcOpcode.RECV_RDMA_WITH_IMM, length, imm))
+        completions = await tb.run(peer, 1, limit_cycles=20_000)
+        assert [(c.wr_id, c.status) for c in completions] == [(wr_id, CompletionStatus.SUCCESS)], completions
+        assert tb.memory.read(target, length) == data, f"message {wr_id}: bytes"
+    await hammer.stop()
+    await ClockCycles(dut.clk, 50)
+    received = ports.take()
+    assert [(c.wr_id, c.status, c.opcode, c.byte_len, c.immediate, c.qpn) for c in received] == \
+        [(wr_id, WcStatus.SUCCESS, opcode, length, imm, DUT_QPN) for wr_id, opcode, length, imm in expected]
+    assert ports.collisions > 0, "no port doorbell met a register write: the test proves nothing about both"
+    assert await tb.host.poll() == [], "an offloaded QP's receive completion reached the completion queue"
+    assert tb.events["rnr_naks_sent"] == 0, tb.events
+    dut._log.info("40 receives posted at the port, %d doorbell collisions, %s register writes",
+                  ports.collisions, hammer.written)
 
 
 @cocotb.test(timeout_time=60, timeout_unit="us")

@@ -40,6 +40,8 @@ module rdma_engine_csr (
         output logic [15:0] hwif_out_pkey_1_value,
         output logic [15:0] hwif_out_pkey_2_value,
         output logic [15:0] hwif_out_pkey_3_value,
+        output logic [15:0] hwif_out_offload_qps_first_qpn,
+        output logic [15:0] hwif_out_offload_qps_count,
         output logic [15:0] hwif_out_qp_index_value,
         output logic [23:0] hwif_out_qp_remote_qpn_value,
         output logic [31:0] hwif_out_qp_remote_mac_low_value,
@@ -331,6 +333,7 @@ module rdma_engine_csr (
     logic decoded_reg_strb_pkey_1;
     logic decoded_reg_strb_pkey_2;
     logic decoded_reg_strb_pkey_3;
+    logic decoded_reg_strb_offload_qps;
     logic decoded_reg_strb_qp_index;
     logic decoded_reg_strb_qp_remote_qpn;
     logic decoded_reg_strb_qp_remote_mac_low;
@@ -453,6 +456,9 @@ module rdma_engine_csr (
         decoded_reg_strb_pkey_3 = cpuif_req_masked & (cpuif_addr == 12'h30);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h30);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h30);
+        decoded_reg_strb_offload_qps = cpuif_req_masked & (cpuif_addr == 12'h34);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h34);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h34);
         decoded_reg_strb_qp_index = cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h40);
@@ -697,6 +703,14 @@ module rdma_engine_csr (
     logic [15:0] field_storage_pkey_3_value_value;
     logic [15:0] field_combo_pkey_3_value_next;
     logic field_combo_pkey_3_value_load_next;
+    // Field: rdma_engine.OFFLOAD_QPS.first_qpn
+    logic [15:0] field_storage_offload_qps_first_qpn_value;
+    logic [15:0] field_combo_offload_qps_first_qpn_next;
+    logic field_combo_offload_qps_first_qpn_load_next;
+    // Field: rdma_engine.OFFLOAD_QPS.count
+    logic [15:0] field_storage_offload_qps_count_value;
+    logic [15:0] field_combo_offload_qps_count_next;
+    logic field_combo_offload_qps_count_load_next;
     // Field: rdma_engine.QP_INDEX.value
     logic [15:0] field_storage_qp_index_value_value;
     logic [15:0] field_combo_qp_index_value_next;
@@ -1012,6 +1026,46 @@ module rdma_engine_csr (
         end
     end
     assign hwif_out_pkey_3_value = field_storage_pkey_3_value_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_offload_qps_first_qpn_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_offload_qps && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_offload_qps_first_qpn_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_offload_qps_first_qpn_next = next_c;
+        field_combo_offload_qps_first_qpn_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_offload_qps_first_qpn_value <= 16'h0;
+        end else if(field_combo_offload_qps_first_qpn_load_next) begin
+            field_storage_offload_qps_first_qpn_value <= field_combo_offload_qps_first_qpn_next;
+        end
+    end
+    assign hwif_out_offload_qps_first_qpn = field_storage_offload_qps_first_qpn_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_offload_qps_count_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_offload_qps && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_offload_qps_count_value & ~decoded_wr_biten[31:16]) | (decoded_wr_data[31:16] & decoded_wr_biten[31:16]);
+            load_next_c = '1;
+        end
+        field_combo_offload_qps_count_next = next_c;
+        field_combo_offload_qps_count_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_offload_qps_count_value <= 16'h0;
+        end else if(field_combo_offload_qps_count_load_next) begin
+            field_storage_offload_qps_count_value <= field_combo_offload_qps_count_next;
+        end
+    end
+    assign hwif_out_offload_qps_count = field_storage_offload_qps_count_value;
     always @(*) begin
         logic [15:0] next_c;
         logic load_next_c;
@@ -1854,6 +1908,10 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h30) begin
             readback_data_var[15:0] = field_storage_pkey_3_value_value;
+        end
+        if(rd_mux_addr == 12'h34) begin
+            readback_data_var[15:0] = field_storage_offload_qps_first_qpn_value;
+            readback_data_var[31:16] = field_storage_offload_qps_count_value;
         end
         if(rd_mux_addr == 12'h40) begin
             readback_data_var[15:0] = field_storage_qp_index_value_value;

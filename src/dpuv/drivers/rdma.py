@@ -111,6 +111,17 @@ async def set_pkey_table(window: BlockWindow, pkeys: Sequence[int]) -> None:
         await window.write_register(name, pkey)
 
 
+async def offload_qps(window: BlockWindow, first_qpn: int, count: int) -> None:
+    """QPs `first_qpn` to `first_qpn + count - 1` belong to the node's own engines: their
+    completions leave on the engine's completion port, never in the completion queue (count 0:
+    none do)."""
+    if not (0 <= first_qpn <= 0xFFFF and 0 <= count <= 0xFFFF):
+        raise ValueError(f"QPs {first_qpn} + {count} do not fit the 16-bit OFFLOAD_QPS fields")
+    register = BLOCK["OFFLOAD_QPS"]
+    await window.write_register("OFFLOAD_QPS", register.field("count").insert(
+        register.field("first_qpn").insert(0, first_qpn), count))
+
+
 async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,
                     udp_source_port: int, expected_psn: int, *, pmtu: int = 1024, send_psn: int = 0,
                     sq_base: int = 0, sq_log_size: int = 4, rq_base: int = 0, rq_log_size: int = 4,
@@ -226,12 +237,16 @@ class HostQueues:
         self.receive_queues[qpn] = (base, log_size)
         self.receive_producer[qpn] = 0
 
-    async def post_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
-        """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
+    def place_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
+        """Write one receive WQE into the QP's ring, without ringing the doorbell."""
         base, log_size = self.receive_queues[qpn]
         slot = self.receive_producer[qpn] % (1 << log_size)
         self.write_memory(base + slot * RECEIVE_WQE_BYTES, RECEIVE_WQE.pack(wr_id=wr_id, address=address, length=length))
         self.receive_producer[qpn] = (self.receive_producer[qpn] + 1) % 0x10000
+
+    async def post_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
+        """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
+        self.place_receive(qpn, wr_id, address, length)
         doorbell = BLOCK["RQ_DOORBELL"]
         await self.window.write_register("RQ_DOORBELL", doorbell.field("qpn").insert(
             doorbell.field("producer_index").insert(0, self.receive_producer[qpn]), qpn))

@@ -91,6 +91,16 @@ extern "C" {
 #define RDMA_PKEY_REG_DESC_73EA9219__VALUE_bw 16
 #define RDMA_PKEY_REG_DESC_73EA9219__VALUE_reset 0x0
 
+// reg - rdma_engine::OFFLOAD_QPS
+#define RDMA_ENGINE__OFFLOAD_QPS__FIRST_QPN_bm 0xffff
+#define RDMA_ENGINE__OFFLOAD_QPS__FIRST_QPN_bp 0
+#define RDMA_ENGINE__OFFLOAD_QPS__FIRST_QPN_bw 16
+#define RDMA_ENGINE__OFFLOAD_QPS__FIRST_QPN_reset 0x0
+#define RDMA_ENGINE__OFFLOAD_QPS__COUNT_bm 0xffff0000
+#define RDMA_ENGINE__OFFLOAD_QPS__COUNT_bp 16
+#define RDMA_ENGINE__OFFLOAD_QPS__COUNT_bw 16
+#define RDMA_ENGINE__OFFLOAD_QPS__COUNT_reset 0x0
+
 // reg - rdma_engine::QP_INDEX
 #define RDMA_ENGINE__QP_INDEX__VALUE_bm 0xffff
 #define RDMA_ENGINE__QP_INDEX__VALUE_bp 0
@@ -510,7 +520,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t PKEY_1;
     uint32_t PKEY_2;
     uint32_t PKEY_3;
-    uint8_t RESERVED_34_3f[0xc];
+    uint32_t OFFLOAD_QPS;
+    uint8_t RESERVED_38_3f[0x8];
     uint32_t QP_INDEX;
     uint32_t QP_REMOTE_QPN;
     uint32_t QP_REMOTE_MAC_LOW;

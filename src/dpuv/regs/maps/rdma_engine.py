@@ -97,6 +97,14 @@ REGISTERS = (
         'P_Key table entry 3; 0 (empty) after reset.',
     ),
     Register(
+        'OFFLOAD_QPS', 0x0034, 32,
+        (
+            Field('first_qpn', 0, 16, 'rw', 0x0),
+            Field('count', 16, 16, 'rw', 0x0),
+        ),
+        "QPs first_qpn to first_qpn + count - 1 belong to the node's own engines (the collective engine): their completions, send and receive, leave on the engine's completion port instead of the completion queue, which never sees them. Their doorbells may come from the register bus or the engine's doorbell ports alike.",
+    ),
+    Register(
         'QP_INDEX', 0x0040, 32,
         (
             Field('value', 0, 16, 'rw', 0x0),
