@@ -25,5 +25,6 @@ axis_realign.v
 axi_burst_splitter.v
 axi_dma_write.v
 axi_dma_read.v
+axi_ram.v
 event_counters.v
 latency_stats.v
