@@ -10,8 +10,11 @@
 // units (a byte is BYTE_UNITS, one clock cycle of wire is RATE_UNITS; both are the rate pair
 // reduced by their greatest common divisor, so nothing is rounded and nothing drifts). A frame
 // may start only when the debt is paid (debt <= 0); beats of a started frame are never held.
-// When a frame waited for the wire, it starts on the wire the instant the previous one ended
-// (the fraction of a cycle left in `debt` is kept); otherwise it starts at its own cycle.
+// A frame whose first beat moves at clock edge f starts on the wire at max(end of the previous
+// frame's wire time, f - 1): the beat was on its way during the cycle before the edge, so a frame
+// ready by the time the wire frees takes the wire exactly then (the fraction of a cycle left in
+// `debt` is kept, which is what holds back-to-back frames at line rate), and a frame that comes
+// later starts a cycle before its edge, the same for every frame.
 // The frame's bytes are added beat by beat and its overhead with its last beat, which gives the
 // same debt at the next frame's start as adding the whole wire length up front.
 module fabric_link_pacer #(
@@ -98,7 +101,6 @@ end
 
 reg signed [DEBT_WIDTH-1:0] debt;
 reg                         mid_frame;
-reg                         waited_for_wire;
 reg [LENGTH_WIDTH-1:0]      frame_bytes;
 
 wire wire_free = debt <= 0;
@@ -129,13 +131,12 @@ wire [LENGTH_WIDTH-1:0] overhead_bytes = length_so_far < 60 ? SHORT_FRAME_WIRE_B
 wire [LENGTH_WIDTH-1:0] added_bytes = {{(LENGTH_WIDTH-KEEP_COUNT_WIDTH){1'b0}}, beat_bytes}
                                       + (s_axis_tlast ? overhead_bytes : {LENGTH_WIDTH{1'b0}});
 wire signed [DEBT_WIDTH-1:0] added_debt = $signed({{(DEBT_WIDTH-LENGTH_WIDTH){1'b0}}, added_bytes}) * BYTE;
-// A frame that waited keeps the previous frame's exact end; one that did not starts now.
-wire signed [DEBT_WIDTH-1:0] debt_before = (!mid_frame && !waited_for_wire && wire_free) ? {DEBT_WIDTH{1'b0}} : debt;
+// A new frame starts on the wire where the last ended, but not before the cycle before its edge.
+wire signed [DEBT_WIDTH-1:0] debt_before = (!mid_frame && debt < -RATE) ? -RATE : debt;
 wire signed [DEBT_WIDTH-1:0] debt_after = (beat_taken ? debt_before + added_debt : debt) - RATE;
 
 always @(posedge clk) begin
     debt <= debt_after < DEBT_FLOOR ? DEBT_FLOOR : debt_after;
-    waited_for_wire <= s_axis_tvalid && !mid_frame && !wire_free;
     if (beat_taken) begin
         mid_frame <= !s_axis_tlast;
         frame_bytes <= length_so_far;
@@ -143,7 +144,6 @@ always @(posedge clk) begin
     if (rst) begin
         debt <= {DEBT_WIDTH{1'b0}};
         mid_frame <= 1'b0;
-        waited_for_wire <= 1'b0;
         frame_bytes <= {LENGTH_WIDTH{1'b0}};
     end
 end

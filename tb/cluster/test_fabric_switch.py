@@ -227,15 +227,17 @@ async def back_to_back_frames_leave_at_line_rate(dut, sizes):
     check_cycles("leaving port 0", tb.first_accepted[0], [frame.ingress_first for frame in model])
     check_cycles("reaching port 1", tb.received_first[1], [frame.egress_first for frame in model])
     assert len(tb.received[1]) == count and tb.counter("tail_drops", 1) == 0
-    if tb.lanes > fabric.bytes_per_cycle():
-        # The links, not the bus, are the bottleneck: the source's frames start exactly their wire
-        # bytes apart at 50 bytes a cycle (fractions carried, no drift), and the destination
-        # receives them at that rate to within a cycle's rounding at each end
+    if tb.lanes > fabric.bytes_per_cycle() and sizes != "mixed":
+        # (Mixed sizes leave gaps at the egress: store-and-forward holds a long frame after a
+        # short one until it is whole; the model's cycles above cover that.)
+        # The links, not the bus, are the bottleneck: the frames start exactly their wire bytes
+        # apart at 50 bytes a cycle (fractions carried, no drift), the first one's wire time
+        # beginning a cycle before its first beat, at the source and at the destination
         wire = fabric.Fraction(sum(fabric.wire_bytes(length) for length in lengths[:-1]))
-        span = tb.first_accepted[0][-1] - tb.first_accepted[0][0]
-        assert span == math.ceil(wire / fabric.bytes_per_cycle()), f"{span} cycles for {wire} wire bytes"
-        span = tb.received_first[1][-1] - tb.received_first[1][0]
-        assert abs(span - wire / fabric.bytes_per_cycle()) <= 2, f"{span} cycles for {wire} wire bytes"
+        expected_span = math.ceil(wire / fabric.bytes_per_cycle() - 1)
+        for where, cycles in (("leaving port 0", tb.first_accepted[0]), ("reaching port 1", tb.received_first[1])):
+            span = cycles[-1] - cycles[0]
+            assert span == expected_span, f"{where}: {span} cycles for {wire} wire bytes, not {expected_span}"
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")

@@ -5,9 +5,10 @@
 The wire: a frame of L bytes (no FCS in the stream) holds the wire for max(L + 4, 64) + 8 + 12
 bytes (FCS, minimum frame, preamble and SFD, inter-frame gap). A link carries
 LINE_RATE_MBPS * CLOCK_PERIOD_PS / 8e6 bytes a cycle (50 at 100 Gb/s and 250 MHz), kept here as an
-exact fraction. A frame's wire time starts at s = max(end of the previous frame's wire time, the
-cycle the frame is offered) if it waited only for the wire, or at the cycle it starts otherwise;
-its first beat moves at ceil(s); its beats then move one per cycle.
+exact fraction. A frame may start once the previous frame's wire time has ended; its first beat
+moves at the first cycle f at which that holds and the frame is offered, and its wire time starts
+at max(end of the previous frame's wire time, f - 1) (a beat moving at edge f was on its way during
+the cycle before). Its beats then move one per cycle.
 
 The switch (store-and-forward), for a frame whose last beat leaves the sending node at cycle t:
 - it is written into its egress buffer at t + 1 (one register after the egress arbiter);
@@ -64,10 +65,11 @@ class Link:
         """The first cycle a frame may start."""
         return -(10**18) if self.wire_end is None else math.ceil(self.wire_end)
 
-    def start(self, first_cycle: int, length: int, waited_for_wire: bool) -> None:
-        """A frame's first beat moved at first_cycle; waited_for_wire: it was offered the cycle
-        before and held back only by the wire."""
-        begin = self.wire_end if waited_for_wire and self.wire_end is not None else Fraction(first_cycle)
+    def start(self, first_cycle: int, length: int) -> None:
+        """A frame's first beat moved at first_cycle."""
+        begin = Fraction(first_cycle - 1)
+        if self.wire_end is not None:
+            begin = max(begin, self.wire_end)
         self.wire_end = begin + Fraction(wire_bytes(length)) / self.rate
 
 
@@ -127,7 +129,7 @@ class EgressQueue:
             return
         offered = max(written_last + READ_CYCLES, self.last_read + 1)
         first = max(offered, self.link.free_from())
-        self.link.start(first, frame.length, waited_for_wire=first > offered)
+        self.link.start(first, frame.length)
         self.occupancy.append((written_last + 1, offered - 1, frame.length))
         self.last_read = first + beats(frame.length, config.bytes_per_beat) - 1
         frame.egress_first = first + config.latency_cycles
@@ -164,8 +166,7 @@ def switch_schedule(config: SwitchConfig, offered_from: list[int],
                 best = (start, egress, chosen)
         start, egress, ingress = best
         frame = pending[ingress].pop(0)
-        waited = offered[ingress] <= start - 1 and links[ingress].free_from() == start
-        links[ingress].start(start, frame.length, waited_for_wire=waited)
+        links[ingress].start(start, frame.length)
         frame.ingress_first = start
         frame.ingress_last = start + beats(frame.length, config.bytes_per_beat) - 1
         offered[ingress] = frame.ingress_last + 1
