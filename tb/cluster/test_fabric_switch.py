@@ -48,6 +48,9 @@ class TB:
         self.lanes = self.width // 8
         self.buffer_bytes = int(parameters.get("BUFFER_BYTES", 16384))
         self.buffer_frames = int(parameters.get("BUFFER_FRAMES", 32))
+        self.rate = fabric.bytes_per_cycle(int(parameters.get("LINE_RATE_MBPS", 100_000)))
+        # Whether a link carries less than a beat a cycle, so that queues can build up
+        self.links_slower_than_bus = self.rate < self.lanes
         self.rng = rng or random.Random(0)
         self.idle = idle
         self.cycle = 0
@@ -60,6 +63,7 @@ class TB:
         self._partial: list[bytearray] = [bytearray() for _ in range(self.ports)]
         self._beat_index = [0] * self.ports
         self._offering = [False] * self.ports
+        self.last_activity = 0
         dut.port_mac.value = sum(port_mac(port) << (48 * port) for port in range(self.ports))
         self.configure()
         for name in ("s_axis_tvalid", "s_axis_tlast", "s_axis_tuser", "s_axis_tdata", "s_axis_tkeep"):
@@ -106,6 +110,7 @@ class TB:
             for port in range(self.ports):
                 if self._offering[port] and self.queues[port] and (ready >> port) & 1:
                     frame = self.queues[port][0]
+                    self.last_activity = self.cycle
                     if self._beat_index[port] == 0:
                         self.first_accepted[port].append(self.cycle)
                     self._beat_index[port] += 1
@@ -114,6 +119,7 @@ class TB:
                         self._beat_index[port] = 0
             valid = int(self.dut.m_axis_tvalid.value)
             if valid:
+                self.last_activity = self.cycle
                 # Ports with nothing to send yet show unknown data: read those bits as zeros
                 data, keep, last, bad = (int(str(handle.value).replace("x", "0").replace("z", "0")
                                              .replace("X", "0").replace("Z", "0"), 2)
@@ -149,24 +155,18 @@ class TB:
                 self._offering[port] = True
             self._drive(tdata, tkeep, offer, lasts)
 
-    async def until_idle(self, quiet_cycles: int = 2 * LATENCY_CYCLES + 200) -> None:
-        """Until every frame is sent and nothing has come out for quiet_cycles."""
-        while any(self.queues):
+    async def until_idle(self, quiet_cycles: int = 2 * LATENCY_CYCLES + 1000) -> None:
+        """Until every frame is sent and no beat has moved in or out for quiet_cycles (longer than
+        any frame waits in the switch between its last beat in and its first beat out)."""
+        while any(self.queues) or any(self._partial) or self.cycle - self.last_activity < quiet_cycles:
             await ClockCycles(self.dut.clk, 50)
-        seen = -1
-        while True:
-            total = sum(len(frames) for frames in self.received)
-            if total == seen:
-                return
-            seen = total
-            await ClockCycles(self.dut.clk, quiet_cycles)
 
     def counter(self, name: str, port: int, width: int = 32) -> int:
         return (int(getattr(self.dut, name).value) >> (width * port)) & ((1 << width) - 1)
 
     def model_config(self) -> fabric.SwitchConfig:
         return fabric.SwitchConfig(bytes_per_beat=self.lanes, latency_cycles=LATENCY_CYCLES,
-                                   buffer_bytes=self.buffer_bytes, buffer_frames=self.buffer_frames)
+                                   buffer_bytes=self.buffer_bytes, buffer_frames=self.buffer_frames, rate=self.rate)
 
 
 def check_cycles(what: str, measured: list[int], expected: list[int]) -> None:
@@ -197,13 +197,19 @@ async def frames_reach_the_port_their_mac_names(dut, idle):
         by_source: list[list[bytes]] = [[] for _ in range(tb.ports)]
         for frame in tb.received[destination]:
             by_source[frame[12]].append(frame)
+        missing = 0
         for source in range(tb.ports):
-            assert by_source[source] == expected[destination][source], \
+            # Every frame delivered is one sent there, in the order sent; a frame missing must be
+            # a tail drop (links slower than the bus let several sources overfill a buffer)
+            remaining = iter(expected[destination][source])
+            assert all(any(frame == candidate for candidate in remaining) for frame in by_source[source]), \
                 f"port {destination}: frames from port {source} differ or are out of order"
+            missing += len(expected[destination][source]) - len(by_source[source])
         assert not any(tb.received_bad[destination])
         assert tb.counter("frames_forwarded", destination) == len(tb.received[destination])
         assert tb.counter("bytes_forwarded", destination) == sum(map(len, tb.received[destination]))
-        assert tb.counter("tail_drops", destination) == 0
+        assert tb.counter("tail_drops", destination) == missing
+        assert missing == 0 or tb.links_slower_than_bus
 
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")
@@ -226,15 +232,16 @@ async def back_to_back_frames_leave_at_line_rate(dut, sizes):
                                    [[(1, length) for length in lengths]] + [[] for _ in range(tb.ports - 1)])
     check_cycles("leaving port 0", tb.first_accepted[0], [frame.ingress_first for frame in model])
     check_cycles("reaching port 1", tb.received_first[1], [frame.egress_first for frame in model])
-    assert len(tb.received[1]) == count and tb.counter("tail_drops", 1) == 0
-    if tb.lanes > fabric.bytes_per_cycle() and sizes != "mixed":
+    assert len(tb.received[1]) == count and tb.counter("tail_drops", 1) == 0, \
+        f"{len(tb.received[1])} frames, {tb.counter('tail_drops', 1)} tail drops, lengths {[len(f) for f in tb.received[1]]}"
+    if tb.links_slower_than_bus and sizes != "mixed":
         # (Mixed sizes leave gaps at the egress: store-and-forward holds a long frame after a
         # short one until it is whole; the model's cycles above cover that.)
         # The links, not the bus, are the bottleneck: the frames start exactly their wire bytes
         # apart at 50 bytes a cycle (fractions carried, no drift), the first one's wire time
         # beginning a cycle before its first beat, at the source and at the destination
         wire = fabric.Fraction(sum(fabric.wire_bytes(length) for length in lengths[:-1]))
-        expected_span = math.ceil(wire / fabric.bytes_per_cycle() - 1)
+        expected_span = math.ceil(wire / tb.rate - 1)
         for where, cycles in (("leaving port 0", tb.first_accepted[0]), ("reaching port 1", tb.received_first[1])):
             span = cycles[-1] - cycles[0]
             assert span == expected_span, f"{where}: {span} cycles for {wire} wire bytes, not {expected_span}"
@@ -256,8 +263,9 @@ async def a_lone_frame_takes_store_and_forward_plus_latency(dut):
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")
 async def incast_overflows_the_buffer_exactly_as_the_model_says(dut):
-    """Three ports send to the fourth back to back: the buffer fills, the frames the model drops
-    are the ones missing, the rest arrive at the model's cycles, and the drop counter and the
+    """Three ports send to the fourth back to back: the buffer fills (where links are slower than
+    the bus; otherwise the arbiter holds the sources back), the frames the model drops are the
+    ones missing, the rest arrive at the model's cycles, and the drop counter and the
     peak depth agree with it."""
     rng = test_rng("incast")
     tb = TB(dut, rng)
@@ -280,7 +288,8 @@ async def incast_overflows_the_buffer_exactly_as_the_model_says(dut):
     assert received_tags == [(frame.ingress, frame.index) for frame in kept], "other frames were dropped"
     check_cycles(f"reaching port {target}", tb.received_first[target], [frame.egress_first for frame in kept])
     dropped = sum(not frame.kept for frame in model)
-    assert dropped > 0, "the scenario should overflow the buffer"
+    # Links as fast as the bus never queue more than a frame or two: the arbiter is the bottleneck
+    assert dropped > 0 or not tb.links_slower_than_bus, "the scenario should overflow the buffer"
     assert tb.counter("tail_drops", target) == dropped
     assert tb.counter("queue_peak_bytes", target, 24) <= tb.buffer_bytes
 
@@ -331,7 +340,7 @@ async def faults_do_only_what_they_are_allowed_to(dut, kind):
     sent = [frame_to(port_mac(3), rng.randint(60, 600), rng, tag=index) for index in range(count)]
     for frame in sent:
         tb.send(0, frame)
-    await tb.until_idle(quiet_cycles=2 * LATENCY_CYCLES + 600)
+    await tb.until_idle()
     got = tb.received[3]
     low, high = binomial_bounds(count, threshold / 65536)
     if kind in ("loss", "burst"):
@@ -475,7 +484,7 @@ async def ecn_marks_by_the_depth_the_frame_meets(dut):
         marks += should
         assert (frame[15] & 3 == 3) == should, f"depth {expected.depth_at_first_write}: marked {frame[15] & 3 == 3}"
         assert checksum_is_right(frame)
-    assert 0 < marks < len(kept), "the scenario should cross the threshold"
+    assert 0 < marks < len(kept) or not tb.links_slower_than_bus, "the scenario should cross the threshold"
     assert tb.counter("frames_marked", target) == marks
 
 
