@@ -48,7 +48,7 @@ class TB:
         self.lanes = self.width // 8
         self.buffer_bytes = int(parameters.get("BUFFER_BYTES", 16384))
         self.buffer_frames = int(parameters.get("BUFFER_FRAMES", 32))
-        self.rate = fabric.bytes_per_cycle(int(parameters.get("LINE_RATE_MBPS", 100_000)))
+        self.rate = self.line_rate()
         # Whether a link carries less than a beat a cycle, so that queues can build up
         self.links_slower_than_bus = self.rate < self.lanes
         self.rng = rng or random.Random(0)
@@ -68,6 +68,11 @@ class TB:
         self.configure()
         for name in ("s_axis_tvalid", "s_axis_tlast", "s_axis_tuser", "s_axis_tdata", "s_axis_tkeep"):
             getattr(dut, name).value = 0
+
+    @staticmethod
+    def line_rate():
+        """Bytes a link carries per cycle, as the design was built."""
+        return fabric.bytes_per_cycle(int(build_parameters().get("LINE_RATE_MBPS", 100_000)))
 
     def configure(self, port: int | None = None, **settings) -> None:
         """Per-egress settings (all ports when port is None); unnamed ones off."""
@@ -328,8 +333,10 @@ async def faults_do_only_what_they_are_allowed_to(dut, kind):
     """One fault at a time at 1/8 per frame over 400 frames: the count is within binomial bounds
     and matches the counter, and every frame delivered is exact except as that fault allows."""
     rng = test_rng("faults", kind)
-    # Sources idle half the time, so that duplicates and held frames never overflow the buffer
-    tb = TB(dut, rng, idle=0.5)
+    # Sources idle at least half the time and keep under 70 % of the line rate, so that duplicates
+    # and held frames never overflow the buffer
+    lanes, rate = int(build_parameters().get("DATA_WIDTH", 64)) // 8, TB.line_rate()
+    tb = TB(dut, rng, idle=max(0.5, 1 - 0.7 * float(rate) / lanes))
     threshold = 8192
     settings = {"loss": dict(loss_threshold=threshold), "burst": dict(loss_threshold=threshold // 4, burst_length=4),
                 "duplicate": dict(duplicate_threshold=threshold), "corrupt": dict(corrupt_threshold=threshold),
