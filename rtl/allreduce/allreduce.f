@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # rtl/allreduce: the all-reduce reduction unit and ring. Paths are relative to this file.
 allreduce.vlt
+element_bytes.vh
 fp_add.v
 fp_max_min.v
 float_lanes.v

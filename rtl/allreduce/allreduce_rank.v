@@ -102,13 +102,7 @@ reg [COUNT_WIDTH-1:0] total_beats;
 reg [KEEP_WIDTH-1:0]  final_keep;
 reg                   preparing, sender_done, receiver_done;
 
-function [2:0] element_bytes(input [2:0] type_code);
-    case (type_code)
-        3'd0, 3'd3: element_bytes = 3'd4;
-        3'd1, 3'd2: element_bytes = 3'd2;
-        default: element_bytes = 3'd1;
-    endcase
-endfunction
+`include "element_bytes.vh"
 
 wire [34:0] vector_bytes = {3'd0, elements_config} * {32'd0, element_bytes(dtype_config)};
 localparam [34:0] BEAT_ROUND_UP = {3'd0, BEAT_BYTES - 32'd1};

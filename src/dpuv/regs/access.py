@@ -130,3 +130,21 @@ class BlockWindow:
                 )
             await self.bus.cycles(interval_cycles)
             waited += interval_cycles
+
+
+class OffsetAccess(RegisterAccess):
+    """A window of another bus seen from its own address 0: one node's register bus inside a
+    cluster's, where node i's window starts at i times the window size."""
+
+    def __init__(self, bus: RegisterAccess, base: int):
+        self.bus = bus
+        self.base = base
+
+    async def read(self, address: int, length: int) -> bytes:
+        return await self.bus.read(self.base + address, length)
+
+    async def write(self, address: int, data: bytes) -> None:
+        await self.bus.write(self.base + address, data)
+
+    async def cycles(self, count: int) -> None:
+        await self.bus.cycles(count)

@@ -1,0 +1,91 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The DPU cluster's testbench: the cluster's one register bus, every node's memory reached
+directly (bulk data never goes through the simulator's Python per beat), the switch's inputs
+(addresses and faults) and counters."""
+
+from __future__ import annotations
+
+import random
+
+from cocotb.triggers import ClockCycles
+
+from dpuv.drivers import collective
+from dpuv.regs.cocotb_axil import AxiLiteAccess
+from dpuv.tb.testbench import build_parameters, start_clock_and_reset
+
+NODE_WINDOW_BYTES = 1 << 16
+SWITCH_COUNTERS = ("frames_forwarded", "bytes_forwarded", "tail_drops", "frames_lost", "frames_duplicated",
+                   "frames_corrupted", "frames_reordered", "frames_marked", "unknown_destination")
+FAULTS = ("loss_threshold", "duplicate_threshold", "corrupt_threshold", "reorder_threshold")
+
+
+class NodeMemory:
+    """One node's axi_ram, word by word through the simulator."""
+
+    def __init__(self, dut, rank: int, beat_bytes: int):
+        self.words = dut.node_gen[rank].memory_inst.memory
+        self.beat_bytes = beat_bytes
+
+    def _word(self, index: int) -> bytes:
+        return int(self.words[index].value).to_bytes(self.beat_bytes, "little")
+
+    def write(self, address: int, data: bytes) -> None:
+        beat = self.beat_bytes
+        first, end = address // beat, -(-(address + len(data)) // beat)
+        head = address - first * beat
+        if head or len(data) % beat:
+            padded = bytearray(self._word(first))
+            if end - 1 != first:
+                padded += bytes((end - first - 2) * beat) + self._word(end - 1)
+            padded = bytearray(padded.ljust((end - first) * beat, b"\0"))
+            padded[head:head + len(data)] = data
+            data = bytes(padded)
+        for index in range(end - first):
+            self.words[first + index].value = int.from_bytes(data[index * beat:(index + 1) * beat], "little")
+
+    def read(self, address: int, length: int) -> bytes:
+        beat = self.beat_bytes
+        first, end = address // beat, -(-(address + length) // beat)
+        data = b"".join(self._word(index) for index in range(first, end))
+        head = address - first * beat
+        return data[head:head + length]
+
+
+class ClusterTB:
+    def __init__(self, dut, rng: random.Random):
+        self.dut = dut
+        self.rng = rng
+        parameters = build_parameters()
+        self.nodes_count = int(parameters.get("NODES", 4))
+        self.data_width = int(parameters.get("DATA_WIDTH", 64))
+        self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
+        self.memories = [NodeMemory(dut, rank, self.data_width // 8) for rank in range(self.nodes_count)]
+        self.nodes: list[collective.Node] = []
+        macs = 0
+        for rank in range(self.nodes_count):
+            macs |= int(collective.node_mac(rank).replace(":", ""), 16) << (48 * rank)
+        dut.port_mac.value = macs
+        dut.seed.value = rng.getrandbits(32)
+        for name in ("ecn_enable", "ecn_kmin_bytes", "ecn_kmax_bytes", "ecn_pmax", "burst_length",
+                     "reorder_hold_cycles") + FAULTS:
+            getattr(dut, name).value = 0
+
+    async def reset(self) -> None:
+        await start_clock_and_reset(self.dut.clk, self.dut.rst)
+        # The RDMA engines clear their QP context RAMs after reset
+        await ClockCycles(self.dut.clk, 300)
+        self.nodes = [await collective.find_node(self.bus, rank, NODE_WINDOW_BYTES, memory.write, memory.read)
+                      for rank, memory in enumerate(self.memories)]
+
+    def set_faults(self, **thresholds: int) -> None:
+        """Fault probabilities (out of 65536) on every egress port, e.g. loss_threshold=655."""
+        for name, value in thresholds.items():
+            getattr(self.dut, name).value = sum(value << (16 * port) for port in range(self.nodes_count))
+
+    def switch_counters(self) -> dict[str, list[int]]:
+        counters = {}
+        for name in SWITCH_COUNTERS:
+            packed = int(getattr(self.dut, name).value)
+            counters[name] = [(packed >> (32 * port)) & 0xFFFFFFFF for port in range(self.nodes_count)]
+        return counters
