@@ -74,21 +74,17 @@ class TB:
         """Bytes a link carries per cycle, as the design was built."""
         return fabric.bytes_per_cycle(int(build_parameters().get("LINE_RATE_MBPS", 100_000)))
 
-    def configure(self, port: int | None = None, **settings) -> None:
-        """Per-egress settings (all ports when port is None); unnamed ones off."""
+    def configure(self, **settings) -> None:
+        """The same egress settings on every port (unnamed ones off) and the seed; they are read
+        at reset."""
         defaults = dict(ecn_enable=0, ecn_kmin_bytes=0, ecn_kmax_bytes=0, ecn_pmax=0, loss_threshold=0,
                         burst_length=0, duplicate_threshold=0, corrupt_threshold=0, reorder_threshold=0,
                         reorder_hold_cycles=0)
         widths = dict(ecn_enable=1, ecn_kmin_bytes=24, ecn_kmax_bytes=24, burst_length=8)
         for name, default in defaults.items():
             width = widths.get(name, 16)
-            handle = getattr(self.dut, name)
-            current = int(handle.value) if port is not None and handle.value.is_resolvable else 0
-            for each in range(self.ports):
-                if port is None or each == port:
-                    mask = ((1 << width) - 1) << (width * each)
-                    current = (current & ~mask) | (settings.get(name, default) << (width * each))
-            handle.value = current
+            value = settings.get(name, default)
+            getattr(self.dut, name).value = sum(value << (width * port) for port in range(self.ports))
         self.dut.seed.value = settings.get("seed", 1)
 
     async def reset(self):
@@ -97,6 +93,15 @@ class TB:
 
     def send(self, port: int, frame: bytes) -> None:
         self.queues[port].append(frame)
+
+    def abandon(self) -> None:
+        """Forget every frame not yet sent or not yet whole, as a reset does to the switch."""
+        for queue in self.queues:
+            queue.clear()
+        self._beat_index = [0] * self.ports
+        for frames in self.received:
+            frames.clear()
+        self._partial = [bytearray() for _ in range(self.ports)]
 
     def _drive(self, tdata: list[int], tkeep: list[int], valid: list[int], last: list[int]) -> None:
         self.dut.s_axis_tdata.value = sum(value << (self.width * port) for port, value in enumerate(tdata))
@@ -506,13 +511,9 @@ async def reset_mid_traffic_loses_nothing_after(dut):
         for index in range(6):
             tb.send(source, frame_to(port_mac((source + 1) % tb.ports), rng.randint(60, 3000), rng, tag=index))
     await ClockCycles(dut.clk, 300)
-    for queue in tb.queues:
-        queue.clear()
-    tb._beat_index = [0] * tb.ports
+    tb.abandon()
     await pulse_reset(dut.clk, dut.rst)
-    for frames in tb.received:
-        frames.clear()
-    tb._partial = [bytearray() for _ in range(tb.ports)]
+    tb.abandon()
     expected = [[] for _ in range(tb.ports)]
     for source in range(tb.ports):
         for index in range(5):
