@@ -14,8 +14,10 @@
 // chunk into slot-sized pieces.
 //
 // - Data: piece q goes out as one RDMA WRITE WITH IMMEDIATE into slot q mod count of the next
-//   rank; the immediate is {0, collective id (7 bits), step (8 bits), q (16 bits)}. The arrival's
-//   receive completion, which verbs orders after the data, tells the receiver the slot is full.
+//   rank; the immediate is {0, collective id (7 bits), dtype (3), op (2), step (5), q mod 2^14}.
+//   The arrival's receive completion, which verbs orders after the data, tells the receiver the
+//   slot is full; a piece of another collective, dtype, op, step or length is refused, so ranks
+//   that disagree fail instead of reducing unlike data.
 // - Credits: once a piece is taken out of its slot, the receiver re-posts the receive it used and
 //   sends a zero-length RDMA WRITE WITH IMMEDIATE on QP prev whose immediate is {1, collective id,
 //   pieces taken (24 bits)}: the sender may write piece q once q < taken + count. A credit carries
@@ -138,14 +140,16 @@ localparam [31:0] MAX_SLOTS_32 = MAX_SLOTS;
 localparam [31:0] BEAT_BYTES_32 = BEAT_BYTES;
 // Immediate layout (docs/cluster.md)
 localparam IMM_CREDIT_BIT = 31;
+localparam IMM_PIECE_BITS = 14;
+localparam IMM_STEP_BITS = 5;
 
 initial begin
     if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
         $error("Error: DATA_WIDTH must be a power of two from 64 to 512 (instance %m)");
         $finish;
     end
-    if (MAX_RANKS < 2 || MAX_RANKS > 127) begin
-        $error("Error: MAX_RANKS must be 2 to 127: a step number is 8 bits of the immediate (instance %m)");
+    if (MAX_RANKS < 2 || MAX_RANKS > 16) begin
+        $error("Error: MAX_RANKS must be 2 to 16: a step number is 5 bits of the immediate (instance %m)");
         $finish;
     end
     if (MAX_SLOTS < 2 || MAX_SLOTS > 128 || (MAX_SLOTS & (MAX_SLOTS - 1)) != 0) begin
@@ -326,7 +330,7 @@ wire [6:0] immediate_id = s_completion_immediate[30:24];
 wire data_arrival = completion && !completion_failed && is_receive_immediate && on_prev && !is_credit;
 wire credit_arrival = completion && !completion_failed && is_receive_immediate && on_next && is_credit;
 wire data_unexpected = data_arrival && (!busy || immediate_id != collective_id
-                                        || s_completion_immediate[15:0] != arrivals
+                                        || s_completion_immediate[IMM_PIECE_BITS-1:0] != arrivals[IMM_PIECE_BITS-1:0]
                                         || s_completion_byte_len[31:16] != 16'd0
                                         || arrivals_waiting == ARRIVALS_FULL);
 wire completion_unexpected = completion && !completion_failed && !data_arrival && !credit_arrival
@@ -404,8 +408,12 @@ reg [15:0]           piece_cmd_len;
 reg [23:0]           processed;      // pieces taken this collective
 reg [23:0]           forwardable;    // of those, the ones the sender sends on
 
-wire head_matches = head_immediate[30:24] == collective_id && head_immediate[23:16] == {{7-RANK_WIDTH{1'b0}}, receive_step}
-                 && head_immediate[15:0] == receive_index[15:0] && head_bytes == receive_bytes;
+// The immediate a piece of this collective at the receive walk's position carries
+// (a step is below 2 x 16 - 2, so it fits its 5 bits)
+wire [31:0] receive_step_wide = {{31-RANK_WIDTH{1'b0}}, receive_step};
+wire [31:0] expected_immediate = {1'b0, collective_id, dtype, op, receive_step_wide[IMM_STEP_BITS-1:0],
+                                  receive_index[IMM_PIECE_BITS-1:0]};
+wire head_matches = head_immediate == expected_immediate && head_bytes == receive_bytes;
 wire take_piece = running && processor_state == P_IDLE && arrivals_waiting != 0 && receive_piece_valid;
 assign processor_idle = processor_state == P_IDLE;
 assign arrival_pop = processor_state == P_DONE;
@@ -562,7 +570,9 @@ wire                 data_due = data_ready && slot_free;
 wire        wqe_valid = credit_due || data_due;
 wire        wqe_ready;
 wire        wqe_is_credit = credit_due;
-wire [31:0] data_immediate = {1'b0, collective_id, {7-RANK_WIDTH{1'b0}}, send_step, send_index[15:0]};
+wire [31:0] send_step_wide = {{31-RANK_WIDTH{1'b0}}, send_step};
+wire [31:0] data_immediate = {1'b0, collective_id, dtype, op, send_step_wide[IMM_STEP_BITS-1:0],
+                               send_index[IMM_PIECE_BITS-1:0]};
 wire [31:0] credit_immediate = {1'b1, collective_id, processed};
 wire        wqe_taken = wqe_valid && wqe_ready;
 assign      send_advance = wqe_taken && !wqe_is_credit;

@@ -12,7 +12,7 @@ from cocotb.triggers import ClockCycles
 
 from dpuv.drivers import collective
 from dpuv.regs.cocotb_axil import AxiLiteAccess
-from dpuv.tb.testbench import build_parameters, start_clock_and_reset
+from dpuv.tb.testbench import build_parameters, quiet, start_clock_and_reset
 
 NODE_WINDOW_BYTES = 1 << 16
 SWITCH_COUNTERS = ("frames_forwarded", "bytes_forwarded", "tail_drops", "frames_lost", "frames_duplicated",
@@ -28,7 +28,9 @@ class NodeMemory:
         self.beat_bytes = beat_bytes
 
     def _word(self, index: int) -> bytes:
-        return int(self.words[index].value).to_bytes(self.beat_bytes, "little")
+        value = self.words[index].value
+        # Icarus starts a memory unknown; a word never written reads as zeros here
+        return (int(value) if value.is_resolvable else 0).to_bytes(self.beat_bytes, "little")
 
     def write(self, address: int, data: bytes) -> None:
         beat = self.beat_bytes
@@ -60,6 +62,7 @@ class ClusterTB:
         self.nodes_count = int(parameters.get("NODES", 4))
         self.data_width = int(parameters.get("DATA_WIDTH", 64))
         self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
+        quiet(self.bus.master.write_if, self.bus.master.read_if)
         self.memories = [NodeMemory(dut, rank, self.data_width // 8) for rank in range(self.nodes_count)]
         self.nodes: list[collective.Node] = []
         macs = 0

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import cocotb
+from cocotb.triggers import ClockCycles
 
-from dpuv.drivers import collective
+from dpuv.drivers import collective, rdma
 from dpuv.models.reduction import DTYPES, ring_allreduce
 from dpuv.tb.testbench import test_rng
 from cluster_bench import ClusterTB
@@ -62,3 +63,76 @@ async def ring_allreduce_is_exact_on_every_rank(dut):
         dut._log.info("%d %s %s on %d ranks: %s", elements, dtype, op, tb.nodes_count,
                       [(r.counters["collective_cycles"], r.counters["pieces_received"]) for r in reports])
     dut._log.info("switch: %s", tb.switch_counters())
+
+
+async def rdma_counters(tb: ClusterTB) -> list[dict[str, int]]:
+    return [await rdma.read_counters(node.rdma) for node in tb.nodes]
+
+
+@cocotb.test(timeout_time=400, timeout_unit="us")
+async def loss_reordering_and_duplicates_change_no_bit(dut):
+    """1 % random loss, reordering and duplication on every switch port: the RDMA engines recover
+    every lost packet (go-back-N, timeouts), and every rank still ends with exactly the bits of
+    the clean ring."""
+    rng = test_rng("lossy ring")
+    tb = ClusterTB(dut, rng)
+    await tb.reset()
+    layout = collective.Layout(slots=4, slot_bytes=1024)
+    await collective.connect_ring(tb.nodes, layout, pmtu=1024, timeout=2, rng=rng)
+    tb.set_faults(loss_threshold=655, reorder_threshold=655, duplicate_threshold=328)
+    reports = await check_allreduce(tb, 6007, "fp32", "sum", 5, layout, timeout_cycles=400_000)
+    switch = tb.switch_counters()
+    engines = await rdma_counters(tb)
+    assert sum(switch["frames_lost"]) > 0 and sum(switch["frames_reordered"]) > 0, switch
+    assert sum(engine["retransmits"] for engine in engines) > 0, engines
+    dut._log.info("lossy ring exact: %s cycles; switch %s; retransmits %s", [r.counters["collective_cycles"] for r in reports],
+                  {name: sum(values) for name, values in switch.items()}, [e["retransmits"] for e in engines])
+
+
+async def wait_all(tb: ClusterTB, timeout_cycles: int) -> list[collective.RankReport]:
+    return [await collective.wait(node, timeout_cycles) for node in tb.nodes]
+
+
+@cocotb.test(timeout_time=1500, timeout_unit="us")
+async def faults_end_with_an_error_on_every_rank_and_the_next_collective_is_exact(dut):
+    """A refused configuration answers at once. Ranks that disagree on the length, or on the dtype
+    (fp32 against int32: same size, other data), and a link cut in the middle of a collective
+    (retries run out): every rank ends with an error flag and its count, none hangs (the watchdog
+    ends the ranks left waiting), and after the ring is connected again the next collective is
+    exact."""
+    rng = test_rng("faults")
+    tb = ClusterTB(dut, rng)
+    await tb.reset()
+    layout = collective.Layout(slots=4, slot_bytes=1024)
+    watchdog = 20_000
+    connect = dict(layout=layout, pmtu=1024, timeout=1, retry_count=2, watchdog_cycles=watchdog)
+    await collective.connect_ring(tb.nodes, rng=rng, **connect)
+    ring = len(tb.nodes)
+
+    # Refused at arm: a ring of one
+    await collective.arm(tb.nodes[0], 100, "fp32", "sum", 1, layout, ranks=1)
+    report = await collective.report(tb.nodes[0])
+    assert report.status["config_error"] and not report.status["busy"] and report.errors == 1, report
+
+    cases = {"length": [(1000 if node.rank != 1 else 1200, "fp32") for node in tb.nodes],
+             "dtype": [(1000, "fp32" if node.rank != 2 else "int32") for node in tb.nodes],
+             "link cut": [(4000, "fp32")] * ring}
+    for collective_id, (case, configs) in enumerate(cases.items(), start=10):
+        errors_before = [(await collective.report(node)).errors for node in tb.nodes]
+        for node, (elements, dtype) in zip(tb.nodes, configs):
+            await collective.arm(node, elements, dtype, "sum", collective_id, layout, ranks=ring)
+        for node in tb.nodes:
+            await collective.start(node)
+        if case == "link cut":
+            await ClockCycles(dut.clk, 1500)
+            tb.set_faults(loss_threshold=0xFFFF)
+        reports = await wait_all(tb, 40 * watchdog)
+        for report, before in zip(reports, errors_before):
+            assert report.failed and not report.status["done"], f"{case}: rank {report.rank} {report.status}"
+            assert report.errors > before, f"{case}: rank {report.rank} counted no error"
+        dut._log.info("%s: %s", case, [report.failed for report in reports])
+        tb.set_faults(loss_threshold=0)
+        # Recovery: the QPs may be in the error state and frames of the old ones in flight
+        await ClockCycles(dut.clk, 2000)
+        await collective.connect_ring(tb.nodes, rng=rng, **connect)
+        await check_allreduce(tb, 2001, "fp32", "sum", collective_id + 50, layout, timeout_cycles=200_000)
