@@ -81,6 +81,7 @@ localparam OFFSET_WIDTH = $clog2(SIZE_BYTES);
 localparam WORDS = SIZE_BYTES / STRB_WIDTH;
 // Wide enough for an offset plus the longest burst (256 beats of 64 bytes, 2^14) without overflow
 localparam EXTENT_WIDTH = OFFSET_WIDTH + 15;
+localparam [31:0] SIZE_BYTES_32 = SIZE_BYTES;
 
 localparam [1:0] BURST_INCR = 2'b01;
 localparam [1:0] RESP_OKAY = 2'b00;
@@ -124,7 +125,7 @@ function [1:0] burst_response(input [ADDR_WIDTH-1:0] address, input [7:0] beats_
         end_byte = first_byte + ({{EXTENT_WIDTH-8{1'b0}}, beats_less_one} + 1'b1 << size);
         if (burst != BURST_INCR || size > LANE_WIDTH[2:0]) begin
             burst_response = RESP_SLVERR;
-        end else if ((offset >> OFFSET_WIDTH) != {ADDR_WIDTH{1'b0}} || end_byte > SIZE_BYTES) begin
+        end else if ((offset >> OFFSET_WIDTH) != {ADDR_WIDTH{1'b0}} || {32'd0, end_byte} > {{EXTENT_WIDTH{1'b0}}, SIZE_BYTES_32}) begin
             burst_response = RESP_DECERR;
         end else begin
             burst_response = RESP_OKAY;

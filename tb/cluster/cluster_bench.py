@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import random
 
-from cocotb.triggers import ClockCycles
+import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.drivers import collective
 from dpuv.regs.cocotb_axil import AxiLiteAccess
-from dpuv.tb.testbench import build_parameters, quiet, start_clock_and_reset
+from dpuv.tb.pcap_capture import WireCapture
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, build_parameters, quiet, start_clock_and_reset
 
 NODE_WINDOW_BYTES = 1 << 16
 SWITCH_COUNTERS = ("frames_forwarded", "bytes_forwarded", "tail_drops", "frames_lost", "frames_duplicated",
@@ -73,6 +75,35 @@ class ClusterTB:
         for name in ("ecn_enable", "ecn_kmin_bytes", "ecn_kmax_bytes", "ecn_pmax", "burst_length",
                      "reorder_hold_cycles") + FAULTS:
             getattr(dut, name).value = 0
+        # `make sim ... PCAP=file`: every frame a node sends, as it enters the switch (so frames the
+        # switch then loses are in it too, and their retransmissions after them)
+        self.capture = WireCapture()
+        if self.capture.path:
+            cocotb.start_soon(self._capture_frames())
+
+    async def _capture_frames(self) -> None:
+        dut, beat = self.dut, self.data_width // 8
+        frames = [bytearray() for _ in range(self.nodes_count)]
+        cycle = 0
+        while True:
+            await RisingEdge(dut.clk)
+            cycle += 1
+            moving = int(dut.tx_tvalid.value) & int(dut.tx_tready.value)
+            if not moving:
+                continue
+            data, keep, last = int(dut.tx_tdata.value), int(dut.tx_tkeep.value), int(dut.tx_tlast.value)
+            for port in range(self.nodes_count):
+                if not moving >> port & 1:
+                    continue
+                word = (data >> (port * beat * 8)).to_bytes(beat * 2, "little")[:beat]
+                lanes = keep >> (port * beat) & ((1 << beat) - 1)
+                frames[port] += word[:lanes.bit_length()]
+                if last >> port & 1:
+                    self.capture.record(bytes(frames[port]), cycle * CLOCK_PERIOD_NS)
+                    frames[port] = bytearray()
+
+    def save_capture(self) -> None:
+        self.capture.save()
 
     async def reset(self) -> None:
         await start_clock_and_reset(self.dut.clk, self.dut.rst)

@@ -63,6 +63,7 @@ async def ring_allreduce_is_exact_on_every_rank(dut):
         dut._log.info("%d %s %s on %d ranks: %s", elements, dtype, op, tb.nodes_count,
                       [(r.counters["collective_cycles"], r.counters["pieces_received"]) for r in reports])
     dut._log.info("switch: %s", tb.switch_counters())
+    tb.save_capture()
 
 
 async def rdma_counters(tb: ClusterTB) -> list[dict[str, int]]:
@@ -85,6 +86,7 @@ async def loss_reordering_and_duplicates_change_no_bit(dut):
     engines = await rdma_counters(tb)
     assert sum(switch["frames_lost"]) > 0 and sum(switch["frames_reordered"]) > 0, switch
     assert sum(engine["retransmits"] for engine in engines) > 0, engines
+    tb.save_capture()
     dut._log.info("lossy ring exact: %s cycles; switch %s; retransmits %s", [r.counters["collective_cycles"] for r in reports],
                   {name: sum(values) for name, values in switch.items()}, [e["retransmits"] for e in engines])
 
