@@ -66,6 +66,8 @@ module dpu_cluster #(
     input  wire [NODES*16-1:0]         reorder_threshold,
     input  wire [NODES*16-1:0]         reorder_hold_cycles,
     input  wire [31:0]                 seed,
+    // Fault injection per node: its collective engine's node-memory accesses wait (a slow node)
+    input  wire [NODES-1:0]            stall_collective_memory,
     output wire [NODES*24-1:0]         queue_peak_bytes,
     output wire [NODES*32-1:0]         frames_forwarded,
     output wire [NODES*32-1:0]         bytes_forwarded,
@@ -233,6 +235,7 @@ for (i = 0; i < NODES; i = i + 1) begin : node_gen
         .s_axis_rx_tvalid(rx_tvalid[i]), .s_axis_rx_tlast(rx_tlast[i]), .s_axis_rx_tuser(rx_tuser[i]),
         .m_axis_tx_tdata(tx_tdata[i*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tx_tkeep(tx_tkeep[i*KEEP_WIDTH +: KEEP_WIDTH]),
         .m_axis_tx_tvalid(tx_tvalid[i]), .m_axis_tx_tready(tx_tready[i]), .m_axis_tx_tlast(tx_tlast[i]),
+        .stall_collective_memory(stall_collective_memory[i]),
         // The testbench reaches node memory directly; the host port is idle
         .s_axi_host_awid(4'd0),
         .s_axi_host_awaddr(64'd0),

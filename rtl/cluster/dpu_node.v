@@ -64,6 +64,10 @@ module dpu_node #(
     input  wire                    m_axis_tx_tready,
     output wire                    m_axis_tx_tlast,
 
+    // Fault injection: while high, the collective engine starts no node-memory burst (a slow
+    // node); the RDMA engine and the host go on
+    input  wire                    stall_collective_memory,
+
     // The host's way into node memory
     input  wire [4-1:0]            s_axi_host_awid,
     input  wire [64-1:0]           s_axi_host_awaddr,
@@ -359,6 +363,22 @@ rdma_engine #(
     .m_completion_qpn(offloaded_completion_qpn), .m_completion_opcode(offloaded_completion_opcode), .m_completion_status(offloaded_completion_status)
 );
 
+// The collective engine's node-memory bursts, not started while stall_collective_memory is high.
+// Only the address channels wait: a burst already granted finishes, so the shared write and read
+// data channels never stall the RDMA engine
+wire collective_awvalid, collective_awready, collective_arvalid, collective_arready;
+wire collective_wvalid, collective_wready, collective_bvalid, collective_bready, collective_rvalid, collective_rready;
+assign master_awvalid[1] = collective_awvalid && !stall_collective_memory;
+assign collective_awready = master_awready[1] && !stall_collective_memory;
+assign master_arvalid[1] = collective_arvalid && !stall_collective_memory;
+assign collective_arready = master_arready[1] && !stall_collective_memory;
+assign master_wvalid[1] = collective_wvalid;
+assign collective_wready = master_wready[1];
+assign collective_bvalid = master_bvalid[1];
+assign master_bready[1] = collective_bready;
+assign collective_rvalid = master_rvalid[1];
+assign master_rready[1] = collective_rready;
+
 collective_engine #(
     .DATA_WIDTH(DATA_WIDTH), .MAX_RANKS(MAX_RANKS), .MAX_SLOTS(MAX_SLOTS), .NEXT_BLOCK_ADDRESS(32'd0)
 ) collective_inst (
@@ -380,16 +400,16 @@ collective_engine #(
     .s_completion_qpn(offloaded_completion_qpn), .s_completion_opcode(offloaded_completion_opcode), .s_completion_status(offloaded_completion_status),
     .m_axi_awid(master_awid[1*4 +: 4]), .m_axi_awaddr(master_awaddr[1*64 +: 64]), .m_axi_awlen(master_awlen[1*8 +: 8]),
     .m_axi_awsize(master_awsize[1*3 +: 3]), .m_axi_awburst(master_awburst[1*2 +: 2]), .m_axi_awlock(master_awlock[1]),
-    .m_axi_awcache(master_awcache[1*4 +: 4]), .m_axi_awprot(master_awprot[1*3 +: 3]), .m_axi_awvalid(master_awvalid[1]),
-    .m_axi_awready(master_awready[1]), .m_axi_wdata(master_wdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8]),
-    .m_axi_wlast(master_wlast[1]), .m_axi_wvalid(master_wvalid[1]), .m_axi_wready(master_wready[1]),
-    .m_axi_bid(master_bid[1*4 +: 4]), .m_axi_bresp(master_bresp[1*2 +: 2]), .m_axi_bvalid(master_bvalid[1]),
-    .m_axi_bready(master_bready[1]), .m_axi_arid(master_arid[1*4 +: 4]), .m_axi_araddr(master_araddr[1*64 +: 64]),
+    .m_axi_awcache(master_awcache[1*4 +: 4]), .m_axi_awprot(master_awprot[1*3 +: 3]), .m_axi_awvalid(collective_awvalid),
+    .m_axi_awready(collective_awready), .m_axi_wdata(master_wdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8]),
+    .m_axi_wlast(master_wlast[1]), .m_axi_wvalid(collective_wvalid), .m_axi_wready(collective_wready),
+    .m_axi_bid(master_bid[1*4 +: 4]), .m_axi_bresp(master_bresp[1*2 +: 2]), .m_axi_bvalid(collective_bvalid),
+    .m_axi_bready(collective_bready), .m_axi_arid(master_arid[1*4 +: 4]), .m_axi_araddr(master_araddr[1*64 +: 64]),
     .m_axi_arlen(master_arlen[1*8 +: 8]), .m_axi_arsize(master_arsize[1*3 +: 3]), .m_axi_arburst(master_arburst[1*2 +: 2]),
     .m_axi_arlock(master_arlock[1]), .m_axi_arcache(master_arcache[1*4 +: 4]), .m_axi_arprot(master_arprot[1*3 +: 3]),
-    .m_axi_arvalid(master_arvalid[1]), .m_axi_arready(master_arready[1]), .m_axi_rid(master_rid[1*4 +: 4]),
+    .m_axi_arvalid(collective_arvalid), .m_axi_arready(collective_arready), .m_axi_rid(master_rid[1*4 +: 4]),
     .m_axi_rdata(master_rdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(master_rresp[1*2 +: 2]), .m_axi_rlast(master_rlast[1]),
-    .m_axi_rvalid(master_rvalid[1]), .m_axi_rready(master_rready[1])
+    .m_axi_rvalid(collective_rvalid), .m_axi_rready(collective_rready)
 );
 
 endmodule

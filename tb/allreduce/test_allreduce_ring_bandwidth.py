@@ -10,34 +10,11 @@ from cocotb.triggers import RisingEdge
 from dpuv.models.reduction import DTYPES, chunk_bounds, ring_allreduce
 from dpuv.drivers import allreduce
 from dpuv.harness import perf
-from dpuv.tb.testbench import CLOCK_PERIOD_NS
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, LinkActivity
 from ring_bench import RingTB, assert_every_rank_matches
 
 MESSAGE_BYTES = 1 << 20
 
-
-class LinkActivity:
-    """First and last cycle any rank put a beat on its link: the testbench's own view of the
-    collective's length, to hold against the ranks' COLLECTIVE_CYCLES counters."""
-
-    def __init__(self, dut):
-        self.dut = dut
-        self.cycle = 0
-        self.first = self.last = None
-        cocotb.start_soon(self._run())
-
-    def clear(self):
-        self.first = self.last = None
-
-    async def _run(self):
-        while True:
-            await RisingEdge(self.dut.clk)
-            self.cycle += 1
-            if self.dut.rst.value != 0:
-                continue
-            if int(self.dut.tx_tvalid.value) & int(self.dut.tx_tready.value):
-                self.first = self.cycle if self.first is None else self.first
-                self.last = self.cycle
 
 
 class ReducerFrames:

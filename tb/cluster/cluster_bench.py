@@ -72,6 +72,7 @@ class ClusterTB:
             macs |= int(collective.node_mac(rank).replace(":", ""), 16) << (48 * rank)
         dut.port_mac.value = macs
         dut.seed.value = rng.getrandbits(32)
+        dut.stall_collective_memory.value = 0
         for name in ("ecn_enable", "ecn_kmin_bytes", "ecn_kmax_bytes", "ecn_pmax", "burst_length",
                      "reorder_hold_cycles") + FAULTS:
             getattr(dut, name).value = 0

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import cocotb
 import numpy as np
-from cocotb.triggers import RisingEdge
 
 from dpuv.drivers import collective
 from dpuv.harness import perf
 from dpuv.models.reduction import ring_allreduce
-from dpuv.tb.testbench import CLOCK_PERIOD_NS, test_rng
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, LinkActivity, test_rng
 from cluster_bench import ClusterTB
 
 LINE_RATE_BYTES_PER_NS = 100e9 / 8 / 1e9
@@ -22,30 +21,6 @@ PMTU = 4096
 PACKET_OVERHEAD_BYTES = 8 + 12 + 14 + 20 + 8 + 12 + 4 + 4
 GOODPUT_CEILING = PMTU / (PMTU + PACKET_OVERHEAD_BYTES)
 MESSAGE_SIZES = (64 << 10, 1 << 20)
-
-
-class LinkActivity:
-    """First and last cycle any node put a beat on its link: the testbench's own view of how long
-    a collective took, to hold against the engines' COLLECTIVE_CYCLES counters."""
-
-    def __init__(self, dut):
-        self.dut = dut
-        self.cycle = 0
-        self.first = self.last = None
-        cocotb.start_soon(self._run())
-
-    def clear(self):
-        self.first = self.last = None
-
-    async def _run(self):
-        while True:
-            await RisingEdge(self.dut.clk)
-            self.cycle += 1
-            if self.dut.rst.value != 0:
-                continue
-            if int(self.dut.tx_tvalid.value) & int(self.dut.tx_tready.value):
-                self.first = self.cycle if self.first is None else self.first
-                self.last = self.cycle
 
 
 @cocotb.test(timeout_time=4, timeout_unit="ms")

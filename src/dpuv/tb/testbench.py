@@ -193,3 +193,28 @@ class AddressMonitor:
             for prefix, (valid, ready, fields) in self.channels.items():
                 if valid.value == 1 and ready.value == 1:
                     self.addresses[prefix].append({name: int(handle.value) for name, handle in fields.items()})
+
+
+class LinkActivity:
+    """First and last cycle any of a top's links (its packed tx_tvalid and tx_tready: ring ranks,
+    cluster nodes) carried a beat: the testbench's own view of how long a collective took, to hold
+    against the engines' cycle counters."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.cycle = 0
+        self.first = self.last = None
+        cocotb.start_soon(self._run())
+
+    def clear(self):
+        self.first = self.last = None
+
+    async def _run(self):
+        while True:
+            await RisingEdge(self.dut.clk)
+            self.cycle += 1
+            if self.dut.rst.value != 0:
+                continue
+            if int(self.dut.tx_tvalid.value) & int(self.dut.tx_tready.value):
+                self.first = self.cycle if self.first is None else self.first
+                self.last = self.cycle
