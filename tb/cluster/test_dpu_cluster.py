@@ -68,7 +68,7 @@ async def ring_allreduce_is_exact_on_every_rank(dut):
 
 @cocotb.test(timeout_time=300, timeout_unit="us")
 async def a_slow_rank_holds_its_sender_back_by_credits(dut):
-    """Two slots per rank, and rank 1's collective engine held off node memory for a while in the
+    """Two slots (and 16 receives) per rank, and rank 1's collective engine held off node memory for a while in the
     middle of the collective (a slow node): rank 0 fills rank 1's two slots and then waits for
     credits (its CREDIT_STALL_CYCLES count it) instead of writing over pieces not yet taken; the
     result is exact on every rank."""
@@ -76,7 +76,9 @@ async def a_slow_rank_holds_its_sender_back_by_credits(dut):
     tb = ClusterTB(dut, rng)
     await tb.reset()
     layout = collective.Layout(slots=2, slot_bytes=512)
-    await collective.connect_ring(tb.nodes, layout, pmtu=512, rng=rng)
+    # More receives than slots: only the credits stand between a sender and a full slot (with one
+    # receive per slot, receiver-not-ready NAKs would hold it back too, slowly)
+    await collective.connect_ring(tb.nodes, layout, pmtu=512, data_receives=16, rng=rng)
 
     async def slow_down_rank_1():
         await ClockCycles(dut.clk, 400)
@@ -94,6 +96,8 @@ async def a_slow_rank_holds_its_sender_back_by_credits(dut):
         assert np.array_equal(result, expected), f"rank {report.rank}: {np.count_nonzero(result != expected)} wrong"
     stalls = [report.counters["credit_stall_cycles"] for report in reports]
     assert stalls[0] > 1000 and reports[1].counters["slot_peak"] == layout.slots, (stalls, reports[1].counters)
+    engines = await rdma_counters(tb)
+    assert [engine["rnr_naks_sent"] for engine in engines] == [0] * tb.nodes_count, engines
     dut._log.info("slow rank 1: credit stalls %s, slot peaks %s", stalls, [r.counters["slot_peak"] for r in reports])
 
 

@@ -108,9 +108,15 @@ async def find_node(bus: RegisterAccess, rank: int, window_bytes: int,
 
 
 async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: int = 4096, timeout: int = 14,
-                       retry_count: int = 7, watchdog_cycles: int = 0, rng: random.Random | None = None) -> None:
+                       retry_count: int = 7, watchdog_cycles: int = 0, data_receives: int | None = None,
+                       rng: random.Random | None = None) -> None:
     """Connect rank r's QP next to rank r+1's QP prev, all the way round, and hand both QPs of every
-    rank to its collective engine. First PSNs are random, as a real stack's are."""
+    rank to its collective engine. First PSNs are random, as a real stack's are. `data_receives`
+    (default: one per slot) receives are kept posted for arriving data; with more than the slots,
+    only the credits keep a sender from writing over a slot not yet taken."""
+    data_receives = layout.slots if data_receives is None else data_receives
+    if not layout.slots <= data_receives <= 1 << RQ_LOG_SIZE:
+        raise ValueError(f"{data_receives} data receives: at least the {layout.slots} slots, at most {1 << RQ_LOG_SIZE}")
     rng = rng or random.Random(0)
     ranks = len(nodes)
     # The first PSN of each direction of each link: data r -> r+1, credits r+1 -> r
@@ -153,7 +159,7 @@ async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: i
             slots.field("count").insert(0, layout.slots), layout.slot_bytes))
         receives = BLOCK["RECEIVES"]
         await engine.write_register("RECEIVES", receives.field("credit").insert(
-            receives.field("data").insert(0, layout.slots), CREDIT_RECEIVES))
+            receives.field("data").insert(0, data_receives), CREDIT_RECEIVES))
         await engine.write_register("WATCHDOG", watchdog_cycles)
         await engine.write_register("CTRL", BLOCK["CTRL"].field("attach").insert(0, 1))
 
