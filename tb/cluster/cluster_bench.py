@@ -96,7 +96,7 @@ class ClusterTB:
             for port in range(self.nodes_count):
                 if not moving >> port & 1:
                     continue
-                word = (data >> (port * beat * 8)).to_bytes(beat * 2, "little")[:beat]
+                word = (data >> (port * beat * 8) & ((1 << beat * 8) - 1)).to_bytes(beat, "little")
                 lanes = keep >> (port * beat) & ((1 << beat) - 1)
                 frames[port] += word[:lanes.bit_length()]
                 if last >> port & 1:
