@@ -119,8 +119,11 @@ async def loss_reordering_and_duplicates_change_no_bit(dut):
     reports = await check_allreduce(tb, 6007, "fp32", "sum", 5, layout, timeout_cycles=400_000)
     switch = tb.switch_counters()
     engines = await rdma_counters(tb)
-    assert sum(switch["frames_lost"]) > 0 and sum(switch["frames_reordered"]) > 0, switch
-    assert sum(engine["retransmits"] for engine in engines) > 0, engines
+    # About 600 frames at these rates: some fault is all but certain, a given kind is not
+    faults = sum(sum(switch[kind]) for kind in ("frames_lost", "frames_reordered", "frames_duplicated"))
+    assert faults > 0, switch
+    if sum(switch["frames_lost"]):
+        assert sum(engine["retransmits"] for engine in engines) > 0, engines
     tb.save_capture()
     dut._log.info("lossy ring exact: %s cycles; switch %s; retransmits %s", [r.counters["collective_cycles"] for r in reports],
                   {name: sum(values) for name, values in switch.items()}, [e["retransmits"] for e in engines])
