@@ -30,7 +30,9 @@
 // A piece is taken only once its write into the vector is answered, so the WRITE that sends it on
 // reads the new bytes. A WRITE's bytes may be read again by a retransmission until it is
 // acknowledged; the vector region it reads is next overwritten only by the all-gather piece that
-// comes back around the ring, which cannot exist before this WRITE was delivered.
+// comes back around the ring, which cannot exist before this WRITE was delivered. A retransmission
+// after delivery may read the overwritten bytes, but the responder drops a duplicate WRITE (its
+// PSN is behind) without writing it or taking a receive, so they never land.
 //
 // The engine writes its WQEs into the QPs' send queues itself and rings the RDMA engine's doorbell
 // ports; the RDMA engine hands it the completions of both QPs (its OFFLOAD_QPS). The receive WQEs
@@ -152,8 +154,8 @@ initial begin
         $error("Error: MAX_RANKS must be 2 to 16: a step number is 5 bits of the immediate (instance %m)");
         $finish;
     end
-    if (MAX_SLOTS < 2 || MAX_SLOTS > 128 || (MAX_SLOTS & (MAX_SLOTS - 1)) != 0) begin
-        $error("Error: MAX_SLOTS must be a power of two from 2 to 128 (instance %m)");
+    if (MAX_SLOTS < 2 || MAX_SLOTS > 64 || (MAX_SLOTS & (MAX_SLOTS - 1)) != 0) begin
+        $error("Error: MAX_SLOTS must be a power of two from 2 to 64 (instance %m)");
         $finish;
     end
 end
@@ -162,7 +164,7 @@ end
 
 // ---- Registers ----
 
-wire        attach, arm_request, start_request, abort_request, flush_config;
+wire        attach_request, arm_request, start_request, abort_request, flush_config;
 wire [2:0]  dtype_config;
 wire [1:0]  op_config;
 wire [6:0]  id_config;
@@ -192,7 +194,7 @@ collective_engine_csr csr_inst (
     .hwif_in_capabilities_beat_bytes(BEAT_BYTES_32[7:0]),
     .hwif_in_capabilities_max_ranks(MAX_RANKS_32[7:0]),
     .hwif_in_capabilities_max_slots(MAX_SLOTS_32[7:0]),
-    .hwif_out_ctrl_attach(attach), .hwif_out_ctrl_arm(arm_request), .hwif_out_ctrl_start(start_request),
+    .hwif_out_ctrl_attach(attach_request), .hwif_out_ctrl_arm(arm_request), .hwif_out_ctrl_start(start_request),
     .hwif_out_ctrl_abort(abort_request),
     .hwif_out_config_dtype(dtype_config), .hwif_out_config_op(op_config),
     .hwif_out_config_flush_subnormals(flush_config), .hwif_out_config_collective_id(id_config),
@@ -303,11 +305,12 @@ collective_pieces #(
 reg  started, failing;
 wire running = busy && !failing && chunks_ready;
 wire processor_idle, poster_idle;
+// An attach is taken only between collectives, with no WQE on its way
+wire attach = attach_request && !busy && poster_idle;
 
 // ---- Completions from the RDMA engine ----
 
 localparam FIFO_WIDTH = $clog2(MAX_SLOTS) > 0 ? $clog2(MAX_SLOTS) : 1;
-localparam [FIFO_WIDTH:0] ARRIVALS_FULL = MAX_SLOTS;
 reg [31:0]          arrival_immediate [0:MAX_SLOTS-1];
 reg [15:0]          arrival_bytes [0:MAX_SLOTS-1];
 reg [FIFO_WIDTH:0]  arrival_write, arrival_read;
@@ -327,12 +330,14 @@ wire on_prev = s_completion_qpn == {8'd0, qpn_prev};
 wire on_next = s_completion_qpn == {8'd0, qpn_next};
 wire is_credit = s_completion_immediate[IMM_CREDIT_BIT];
 wire [6:0] immediate_id = s_completion_immediate[30:24];
+wire credit_count_behind_sends = send_index - s_completion_immediate[23:0] < 24'h800000;
 wire data_arrival = completion && !completion_failed && is_receive_immediate && on_prev && !is_credit;
 wire credit_arrival = completion && !completion_failed && is_receive_immediate && on_next && is_credit;
 wire data_unexpected = data_arrival && (!busy || immediate_id != collective_id
                                         || s_completion_immediate[IMM_PIECE_BITS-1:0] != arrivals[IMM_PIECE_BITS-1:0]
                                         || s_completion_byte_len[31:16] != 16'd0
-                                        || arrivals_waiting == ARRIVALS_FULL);
+                                        || {{8-FIFO_WIDTH-1{1'b0}}, arrivals_waiting} >= {{8-SLOT_WIDTH{1'b0}}, slots}
+                                        || receive_finished);
 wire completion_unexpected = completion && !completion_failed && !data_arrival && !credit_arrival
                           && !(is_write_done && (on_next || on_prev));
 
@@ -348,15 +353,17 @@ always @(posedge clk) begin
     end
     if (credit_arrival) begin
         credit_arrivals <= credit_arrivals + 1'b1;
-        // A credit of another collective (one that came late) grants nothing now
-        if (immediate_id == collective_id && busy) begin
+        // A credit of another collective (one that came late) grants nothing now, nor does a count
+        // ahead of the pieces sent
+        if (immediate_id == collective_id && busy && credit_count_behind_sends) begin
             freed_by_next <= s_completion_immediate[23:0];
         end
     end
-    if (completion && is_write_done && on_next) begin
+    // A completion beyond the WQEs posted (a late one of a QP since set up again) counts nothing
+    if (completion && is_write_done && on_next && data_sends_completed != posted_next) begin
         data_sends_completed <= data_sends_completed + 1'b1;
     end
-    if (completion && is_write_done && on_prev) begin
+    if (completion && is_write_done && on_prev && credit_sends_completed != posted_prev) begin
         credit_sends_completed <= credit_sends_completed + 1'b1;
     end
     if (arm) begin
@@ -468,6 +475,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         processor_state <= P_IDLE;
+        piece_reduces <= 1'b0;
         slot_cmd_pending <= 1'b0;
         local_cmd_pending <= 1'b0;
         result_cmd_pending <= 1'b0;
@@ -625,17 +633,23 @@ collective_wqe_poster #(
 // ---- Finishing, failing and the watchdog ----
 
 wire all_sent_completed = posted_next == data_sends_completed && posted_prev == credit_sends_completed;
+// Done also waits for the next rank's last credit, so that no credit of this collective can come
+// after the next one is armed
 wire finished = running && started && receive_finished && send_finished && credit_granted == processed
-             && all_sent_completed && processor_idle && !m_rq_doorbell_valid;
+             && all_sent_completed && processor_idle && poster_idle && !m_rq_doorbell_valid
+             && freed_by_next == send_index;
 reg  [31:0] quiet_cycles;
-wire progress = completion || wqe_taken || processor_state == P_DONE;
+wire progress = completion || wqe_taken || processor_state == P_DONE || (write_tvalid[0] && write_tready[0])
+             || start_request;
 wire watchdog_fires = running && watchdog_limit != 32'd0 && quiet_cycles >= watchdog_limit;
 wire fault_completion = completion_failed && (on_next || on_prev);
 wire fault_sequence = (data_unexpected || piece_sequence_error || completion_unexpected || reduced_malformed) && busy;
-wire fault_memory = (processor_state == P_DONE && piece_failed) || (poster_memory_error && busy);
+reg  poster_memory_error_seen;
+wire fault_memory = (processor_state == P_DONE && piece_failed) || (poster_memory_error && !poster_memory_error_seen);
 wire fault = busy && (fault_completion || fault_sequence || fault_memory || watchdog_fires || abort_request);
 
 always @(posedge clk) begin
+    poster_memory_error_seen <= poster_memory_error && !rst;
     quiet_cycles <= progress ? 32'd0 : quiet_cycles + 1'b1;
     if (busy && !done) collective_cycles <= collective_cycles + (started ? 64'd1 : 64'd0);
     if (data_ready && !slot_free) credit_stall_cycles <= credit_stall_cycles + 1'b1;
@@ -653,13 +667,14 @@ always @(posedge clk) begin
         memory_error <= memory_error || fault_memory;
         watchdog_error <= watchdog_error || watchdog_fires;
         aborted <= aborted || abort_request;
-        error_count <= error_count + 1'b1;
+        // One error event per failed collective, however long its cause lasts
+        if (!failing) error_count <= error_count + 1'b1;
     end
     if (failing && processor_idle && poster_idle) begin
         busy <= 1'b0;
         failing <= 1'b0;
     end
-    if (finished) begin
+    if (finished && !fault) begin
         busy <= 1'b0;
         done <= 1'b1;
     end
@@ -724,6 +739,10 @@ always @(posedge clk) begin
         slot_peak <= 8'd0;
         rank <= {RANK_WIDTH{1'b0}};
         ranks <= 2;
+        dtype <= 3'd0;
+        op <= 2'd0;
+        flush_subnormals <= 1'b0;
+        collective_id <= 7'd0;
         vector_bytes <= 32'd0;
         slots <= 1;
         slot_bytes <= 16'd64;

@@ -51,14 +51,15 @@ async def check_allreduce(tb: ClusterTB, elements: int, dtype: str, op: str, col
 @cocotb.test(timeout_time=400, timeout_unit="us")
 async def ring_allreduce_is_exact_on_every_rank(dut):
     """fp32 sum over every rank, the vector not a multiple of the ranks, the slot or the beat; then
-    more collectives on the same QPs (int32 max, bf16 sum), each exact on every rank."""
+    more collectives on the same QPs (int32 max, bf16 sum, and fp32 again under the tag just used:
+    no credit of one collective may be taken by the next), each exact on every rank."""
     rng = test_rng("ring")
     tb = ClusterTB(dut, rng)
     await tb.reset()
     layout = collective.Layout(slots=4, slot_bytes=1024)
     await collective.connect_ring(tb.nodes, layout, pmtu=1024, rng=rng)
-    for collective_id, (elements, dtype, op) in enumerate(((3001, "fp32", "sum"), (1237, "int32", "max"),
-                                                          (2049, "bf16", "sum"))):
+    for collective_id, elements, dtype, op in ((0, 3001, "fp32", "sum"), (1, 1237, "int32", "max"),
+                                               (2, 2049, "bf16", "sum"), (2, 999, "fp32", "sum")):
         reports = await check_allreduce(tb, elements, dtype, op, collective_id, layout, timeout_cycles=200_000)
         dut._log.info("%d %s %s on %d ranks: %s", elements, dtype, op, tb.nodes_count,
                       [(r.counters["collective_cycles"], r.counters["pieces_received"]) for r in reports])

@@ -161,6 +161,9 @@ async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: i
         await engine.write_register("RECEIVES", receives.field("credit").insert(
             receives.field("data").insert(0, data_receives), CREDIT_RECEIVES))
         await engine.write_register("WATCHDOG", watchdog_cycles)
+        # An attach is taken only between collectives (a failed one may still be finishing a piece)
+        busy = BLOCK["STATUS"].field("busy")
+        await engine.poll("STATUS", lambda value: busy.extract(value) == 0, 100_000, interval_cycles=64)
         await engine.write_register("CTRL", BLOCK["CTRL"].field("attach").insert(0, 1))
 
 
@@ -172,8 +175,10 @@ async def report(node: Node) -> RankReport:
     return RankReport(node.rank, status, await node.collective.read_register("ERRORS"), counters)
 
 
-async def arm(node: Node, elements: int, dtype: str, op: str, collective_id: int, layout: Layout = Layout(),
-              ranks: int | None = None, flush: bool = False) -> None:
+async def arm(node: Node, elements: int, dtype: str, op: str, collective_id: int, layout: Layout = Layout(), *,
+              ranks: int, flush: bool = False) -> None:
+    """Arm one rank. Consecutive collectives should carry different tags (collective_id, 7 bits),
+    so that nothing of one can be taken for the other."""
     engine = node.collective
     config = BLOCK["CONFIG"]
     value = config.field("dtype").insert(0, DTYPES[dtype].code)
