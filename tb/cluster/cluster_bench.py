@@ -14,46 +14,13 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from dpuv.drivers import collective
 from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
+from dpuv.tb.ram_backdoor import RamBackdoor
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, build_parameters, quiet, start_clock_and_reset
 
 NODE_WINDOW_BYTES = 1 << 16
 SWITCH_COUNTERS = ("frames_forwarded", "bytes_forwarded", "tail_drops", "frames_lost", "frames_duplicated",
                    "frames_corrupted", "frames_reordered", "frames_marked", "unknown_destination")
 FAULTS = ("loss_threshold", "duplicate_threshold", "corrupt_threshold", "reorder_threshold")
-
-
-class NodeMemory:
-    """One node's axi_ram, word by word through the simulator."""
-
-    def __init__(self, dut, rank: int, beat_bytes: int):
-        self.words = dut.node_gen[rank].memory_inst.memory
-        self.beat_bytes = beat_bytes
-
-    def _word(self, index: int) -> bytes:
-        value = self.words[index].value
-        # Icarus starts a memory unknown; a word never written reads as zeros here
-        return (int(value) if value.is_resolvable else 0).to_bytes(self.beat_bytes, "little")
-
-    def write(self, address: int, data: bytes) -> None:
-        beat = self.beat_bytes
-        first, end = address // beat, -(-(address + len(data)) // beat)
-        head = address - first * beat
-        if head or len(data) % beat:
-            padded = bytearray(self._word(first))
-            if end - 1 != first:
-                padded += bytes((end - first - 2) * beat) + self._word(end - 1)
-            padded = bytearray(padded.ljust((end - first) * beat, b"\0"))
-            padded[head:head + len(data)] = data
-            data = bytes(padded)
-        for index in range(end - first):
-            self.words[first + index].value = int.from_bytes(data[index * beat:(index + 1) * beat], "little")
-
-    def read(self, address: int, length: int) -> bytes:
-        beat = self.beat_bytes
-        first, end = address // beat, -(-(address + length) // beat)
-        data = b"".join(self._word(index) for index in range(first, end))
-        head = address - first * beat
-        return data[head:head + length]
 
 
 class ClusterTB:
@@ -65,7 +32,8 @@ class ClusterTB:
         self.data_width = int(parameters.get("DATA_WIDTH", 64))
         self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
         quiet(self.bus.master.write_if, self.bus.master.read_if)
-        self.memories = [NodeMemory(dut, rank, self.data_width // 8) for rank in range(self.nodes_count)]
+        self.memories = [RamBackdoor(dut.node_gen[rank].memory_inst.memory, self.data_width // 8)
+                         for rank in range(self.nodes_count)]
         self.nodes: list[collective.Node] = []
         macs = 0
         for rank in range(self.nodes_count):

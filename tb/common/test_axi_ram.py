@@ -17,6 +17,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiBurstType, AxiBus, AxiMaster, AxiResp
 
 from dpuv.tb.testbench import PAUSE_OPTIONS, CycleCounter, pauses, pulse_reset, quiet, start_clock_and_reset, test_rng
+from dpuv.tb.ram_backdoor import RamBackdoor
 
 PAGE_BYTES = 4096
 
@@ -90,13 +91,10 @@ class TB:
     # ---- The memory array through the simulator ----
 
     def load(self, content: bytes) -> None:
-        for word in range(self.memory_bytes // self.bus_bytes):
-            chunk = content[word * self.bus_bytes:(word + 1) * self.bus_bytes]
-            self.dut.memory[word].value = int.from_bytes(chunk, "little")
+        RamBackdoor(self.dut.memory, self.bus_bytes).write(0, content)
 
     def dump(self) -> bytes:
-        return b"".join(int(self.dut.memory[word].value).to_bytes(self.bus_bytes, "little")
-                        for word in range(self.memory_bytes // self.bus_bytes))
+        return RamBackdoor(self.dut.memory, self.bus_bytes).read(0, self.memory_bytes)
 
     def check_memory(self) -> None:
         content = self.dump()
