@@ -42,8 +42,9 @@ help:
 	@echo "                         and the RDMA host-interface include and docs table from rtl/rdma/host_interface.toml"
 	@echo "make waves-check [SCENARIO=<name>]   compare waveform scenarios with their goldens on every simulator installed"
 	@echo "make waves-update [SCENARIO=<name>]  re-record the waveform goldens (review their diff like code)"
-	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1]"
-	@echo "                         all-reduce your tensors (one per rank) through the RTL ring"
+	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1] [TRANSPORT=rdma [NODES=n] [WIDTH=64]]"
+	@echo "                         all-reduce your tensors (one per rank) through the RTL ring, or through"
+	@echo "                         DPU nodes over RoCEv2 and the switch (TRANSPORT=rdma)"
 	@echo "make board [PORT=5555] [SIM=...]   the virtual board: the core's link on 127.0.0.1:PORT"
 	@echo "make bringup [LINK=socket://127.0.0.1:5555]   identify and check a board (or the virtual one)"
 	@echo "make clean               remove builds and results (keeps .venv)"
@@ -110,10 +111,14 @@ DTYPE ?=
 OP ?= sum
 OUT ?= results/reduce/out.npy
 FLUSH ?= 0
+TRANSPORT ?= ring
+NODES ?=
+WIDTH ?= 512
 
 reduce: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli reduce --inputs $(INPUTS) --dtype '$(DTYPE)' --op '$(OP)' --out '$(OUT)' \
-		--sim $(SIM) $(if $(filter 1 yes true,$(FLUSH)),--flush)
+		--sim $(SIM) $(if $(filter 1 yes true,$(FLUSH)),--flush) --transport '$(TRANSPORT)' \
+		$(if $(NODES),--nodes $(NODES)) --width $(WIDTH)
 
 PORT ?= 5555
 LINK ?= socket://127.0.0.1:$(PORT)

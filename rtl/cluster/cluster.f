@@ -11,4 +11,5 @@ fabric_egress_queue.v
 fabric_fault_injector.v
 fabric_egress_port.v
 fabric_ingress_router.v
+fabric_reset_guard.v
 fabric_switch.v

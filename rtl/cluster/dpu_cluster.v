@@ -68,6 +68,9 @@ module dpu_cluster #(
     input  wire [31:0]                 seed,
     // Fault injection per node: its collective engine's node-memory accesses wait (a slow node)
     input  wire [NODES-1:0]            stall_collective_memory,
+    // Fault injection per node: the node and its memory's controller reset alone (the memory's
+    // contents stay). The host must leave the node's registers alone while it is held.
+    input  wire [NODES-1:0]            node_reset,
     output wire [NODES*24-1:0]         queue_peak_bytes,
     output wire [NODES*32-1:0]         frames_forwarded,
     output wire [NODES*32-1:0]         bytes_forwarded,
@@ -85,6 +88,8 @@ module dpu_cluster #(
     output wire [NODES-1:0]            tx_tvalid,
     output wire [NODES-1:0]            tx_tready,
     output wire [NODES-1:0]            tx_tlast,
+    // A frame that its node's reset cut off, ended as a bad frame
+    output wire [NODES-1:0]            tx_tuser,
     output wire [NODES*DATA_WIDTH-1:0] rx_tdata,
     output wire [NODES*DATA_WIDTH/8-1:0] rx_tkeep,
     output wire [NODES-1:0]            rx_tvalid,
@@ -207,11 +212,17 @@ for (i = 0; i < NODES; i = i + 1) begin : node_gen
     wire                    memory_rlast;
     wire                    memory_rvalid;
     wire                    memory_rready;
+    wire                    node_rst = rst || node_reset[i];
+    wire [DATA_WIDTH-1:0]   node_tx_tdata;
+    wire [KEEP_WIDTH-1:0]   node_tx_tkeep;
+    wire                    node_tx_tvalid;
+    wire                    node_tx_tready;
+    wire                    node_tx_tlast;
 
     dpu_node #(
         .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES)
     ) node_inst (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(node_rst),
         .s_axil_awaddr(node_axil_awaddr[i*NODE_WINDOW_BITS +: NODE_WINDOW_BITS]),
         .s_axil_awprot(node_axil_awprot[i*3 +: 3]),
         .s_axil_awvalid(node_axil_awvalid[i]),
@@ -233,8 +244,8 @@ for (i = 0; i < NODES; i = i + 1) begin : node_gen
         .s_axil_rready(node_axil_rready[i]),
         .s_axis_rx_tdata(rx_tdata[i*DATA_WIDTH +: DATA_WIDTH]), .s_axis_rx_tkeep(rx_tkeep[i*KEEP_WIDTH +: KEEP_WIDTH]),
         .s_axis_rx_tvalid(rx_tvalid[i]), .s_axis_rx_tlast(rx_tlast[i]), .s_axis_rx_tuser(rx_tuser[i]),
-        .m_axis_tx_tdata(tx_tdata[i*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tx_tkeep(tx_tkeep[i*KEEP_WIDTH +: KEEP_WIDTH]),
-        .m_axis_tx_tvalid(tx_tvalid[i]), .m_axis_tx_tready(tx_tready[i]), .m_axis_tx_tlast(tx_tlast[i]),
+        .m_axis_tx_tdata(node_tx_tdata), .m_axis_tx_tkeep(node_tx_tkeep),
+        .m_axis_tx_tvalid(node_tx_tvalid), .m_axis_tx_tready(node_tx_tready), .m_axis_tx_tlast(node_tx_tlast),
         .stall_collective_memory(stall_collective_memory[i]),
         // The testbench reaches node memory directly; the host port is idle
         .s_axi_host_awid(4'd0),
@@ -312,7 +323,7 @@ for (i = 0; i < NODES; i = i + 1) begin : node_gen
     axi_ram #(
         .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(64), .ID_WIDTH(6), .SIZE_BYTES(MEMORY_BYTES)
     ) memory_inst (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(node_rst),
         .s_axi_awid(memory_awid),
         .s_axi_awaddr(memory_awaddr),
         .s_axi_awlen(memory_awlen),
@@ -349,6 +360,17 @@ for (i = 0; i < NODES; i = i + 1) begin : node_gen
         .s_axi_rvalid(memory_rvalid),
         .s_axi_rready(memory_rready)
     );
+
+    fabric_reset_guard #(
+        .DATA_WIDTH(DATA_WIDTH)
+    ) reset_guard_inst (
+        .clk(clk), .rst(rst), .node_rst(node_rst),
+        .s_axis_tdata(node_tx_tdata), .s_axis_tkeep(node_tx_tkeep), .s_axis_tvalid(node_tx_tvalid),
+        .s_axis_tready(node_tx_tready), .s_axis_tlast(node_tx_tlast),
+        .m_axis_tdata(tx_tdata[i*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(tx_tkeep[i*KEEP_WIDTH +: KEEP_WIDTH]),
+        .m_axis_tvalid(tx_tvalid[i]), .m_axis_tready(tx_tready[i]), .m_axis_tlast(tx_tlast[i]),
+        .m_axis_tuser(tx_tuser[i])
+    );
 end
 endgenerate
 
@@ -359,7 +381,7 @@ fabric_switch #(
     .clk(clk), .rst(rst),
     .port_mac(port_mac),
     .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid), .s_axis_tready(tx_tready),
-    .s_axis_tlast(tx_tlast), .s_axis_tuser({NODES{1'b0}}),
+    .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
     .m_axis_tdata(rx_tdata), .m_axis_tkeep(rx_tkeep), .m_axis_tvalid(rx_tvalid), .m_axis_tlast(rx_tlast),
     .m_axis_tuser(rx_tuser),
     .ecn_enable(ecn_enable), .ecn_kmin_bytes(ecn_kmin_bytes), .ecn_kmax_bytes(ecn_kmax_bytes), .ecn_pmax(ecn_pmax),

@@ -18,8 +18,12 @@ from dpuv.tb.ram_backdoor import RamBackdoor
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, build_parameters, quiet, start_clock_and_reset
 
 NODE_WINDOW_BYTES = 1 << 16
+# The cluster's links: 100 Gb/s Ethernet (the dpu_cluster default LINE_RATE_MBPS)
+LINE_RATE_BYTES_PER_NS = 100e9 / 8 / 1e9
 SWITCH_COUNTERS = ("frames_forwarded", "bytes_forwarded", "tail_drops", "frames_lost", "frames_duplicated",
                    "frames_corrupted", "frames_reordered", "frames_marked", "unknown_destination")
+# The RDMA engines clear their QP context RAMs after a reset, a QP a cycle
+QP_CLEAR_CYCLES = 300
 FAULTS = ("loss_threshold", "duplicate_threshold", "corrupt_threshold", "reorder_threshold")
 
 
@@ -41,6 +45,7 @@ class ClusterTB:
         dut.port_mac.value = macs
         dut.seed.value = rng.getrandbits(32)
         dut.stall_collective_memory.value = 0
+        dut.node_reset.value = 0
         for name in ("ecn_enable", "ecn_kmin_bytes", "ecn_kmax_bytes", "ecn_pmax", "burst_length",
                      "reorder_hold_cycles") + FAULTS:
             getattr(dut, name).value = 0
@@ -76,10 +81,17 @@ class ClusterTB:
 
     async def reset(self) -> None:
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
-        # The RDMA engines clear their QP context RAMs after reset
-        await ClockCycles(self.dut.clk, 300)
+        await ClockCycles(self.dut.clk, QP_CLEAR_CYCLES)
         self.nodes = [await collective.find_node(self.bus, rank, NODE_WINDOW_BYTES, memory.write, memory.read)
                       for rank, memory in enumerate(self.memories)]
+
+    async def reset_node(self, rank: int, cycles: int = 8) -> None:
+        """Reset one node alone (its engines and its memory's controller; the memory keeps its
+        contents), then wait until its RDMA engine has cleared its QP context RAM again."""
+        self.dut.node_reset.value = 1 << rank
+        await ClockCycles(self.dut.clk, cycles)
+        self.dut.node_reset.value = 0
+        await ClockCycles(self.dut.clk, QP_CLEAR_CYCLES)
 
     def set_faults(self, **thresholds: int) -> None:
         """Fault probabilities (out of 65536) on every egress port, e.g. loss_threshold=655."""

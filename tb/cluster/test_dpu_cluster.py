@@ -134,13 +134,14 @@ async def wait_all(tb: ClusterTB, timeout_cycles: int) -> list[collective.RankRe
     return [await collective.wait(node, timeout_cycles) for node in tb.nodes]
 
 
-@cocotb.test(timeout_time=800, timeout_unit="us")
+@cocotb.test(timeout_time=1000, timeout_unit="us")
 async def faults_end_with_an_error_on_every_rank_and_the_next_collective_is_exact(dut):
     """A refused configuration answers at once. Ranks that disagree on the length, or on the dtype
-    (fp32 against int32: same size, other data), and a link cut in the middle of a collective
-    (retries run out): every rank ends with an error flag and its count, none hangs (the watchdog
-    ends the ranks left waiting), and after the ring is connected again the next collective is
-    exact."""
+    (fp32 against int32: same size, other data), a link cut in the middle of a collective (retries
+    run out) and a node reset in the middle of one: every rank ends with an error flag and its
+    count (the reset node instead comes back idle, with nothing of the lost collective), none
+    hangs (the watchdog ends the ranks left waiting), and after the ring is connected again the
+    next collective is exact."""
     rng = test_rng("faults")
     tb = ClusterTB(dut, rng)
     await tb.reset()
@@ -155,21 +156,31 @@ async def faults_end_with_an_error_on_every_rank_and_the_next_collective_is_exac
     report = await collective.report(tb.nodes[0])
     assert report.status["config_error"] and not report.status["busy"] and report.errors == 1, report
 
+    reset_rank = 2
     cases = {"length": [(1000 if node.rank != 1 else 1200, "fp32") for node in tb.nodes],
              "dtype": [(1000, "fp32" if node.rank != 2 else "int32") for node in tb.nodes],
-             "link cut": [(4000, "fp32")] * ring}
+             "link cut": [(4000, "fp32")] * ring,
+             "node reset": [(4000, "fp32")] * ring}
     for collective_id, (case, configs) in enumerate(cases.items(), start=10):
         errors_before = [(await collective.report(node)).errors for node in tb.nodes]
         for node, (elements, dtype) in zip(tb.nodes, configs):
             await collective.arm(node, elements, dtype, "sum", collective_id, layout, ranks=ring)
         for node in tb.nodes:
             await collective.start(node)
+        # Both mid-collective faults strike once data is flowing on every link
         if case == "link cut":
             await ClockCycles(dut.clk, 1500)
             tb.set_faults(loss_threshold=0xFFFF)
+        if case == "node reset":
+            await ClockCycles(dut.clk, 1500)
+            await tb.reset_node(reset_rank)
         # Each case ends within a few watchdog periods of its start
         reports = await wait_all(tb, 4 * watchdog)
         for report, before in zip(reports, errors_before):
+            if case == "node reset" and report.rank == reset_rank:
+                assert not any(report.status.values()) and report.errors == 0, \
+                    f"{case}: the reset rank came back with {report.status}, {report.errors} errors"
+                continue
             assert report.failed and not report.status["done"], f"{case}: rank {report.rank} {report.status}"
             assert report.errors > before, f"{case}: rank {report.rank} counted no error"
         dut._log.info("%s: %s", case, [report.failed for report in reports])

@@ -206,13 +206,14 @@ async def wait(node: Node, timeout_cycles: int) -> RankReport:
 
 async def allreduce(nodes: Sequence[Node], vectors: Sequence[np.ndarray], dtype: str, op: str, collective_id: int,
                     layout: Layout = Layout(), timeout_cycles: int = 2_000_000,
-                    before_start: Callable[[], Awaitable[None]] | None = None) -> tuple[list[np.ndarray], list[RankReport]]:
+                    before_start: Callable[[], Awaitable[None]] | None = None,
+                    flush: bool = False) -> tuple[list[np.ndarray], list[RankReport]]:
     """One all-reduce of `vectors` (one per rank, the dtype's bits): every rank's result and report."""
     dtype_info = DTYPES[dtype]
     for node, vector in zip(nodes, vectors):
         node.write_memory(layout.buffer, np.asarray(vector).view(dtype_info.unsigned).tobytes())
     for node, vector in zip(nodes, vectors):
-        await arm(node, len(vector), dtype, op, collective_id, layout, ranks=len(nodes))
+        await arm(node, len(vector), dtype, op, collective_id, layout, ranks=len(nodes), flush=flush)
     if before_start:
         await before_start()
     for node in nodes:

@@ -128,13 +128,13 @@ def _reduce(arguments) -> int:
     try:
         toolchain.find(arguments.sim)
         report = reduce_job.run(arguments.inputs, arguments.dtype, arguments.op, arguments.out,
-                                arguments.flush, arguments.sim)
+                                arguments.flush, arguments.sim, arguments.transport, arguments.nodes, arguments.width)
     except (reduce_job.JobError, toolchain.ToolchainError) as error:
         raise SystemExit(f"error: {error}") from None
-    print(f"{report['ranks']} ranks, {report['elements']} {report['dtype']} elements, op {report['op']}: "
-          f"{report['collective_cycles']} cycles, busbw {report['busbw_gbytes_per_s_at_250mhz']} GB/s "
-          f"({report['busbw_share_of_link']:.1%} of the link)")
-    print(f"NaN results: {sum(rank['nan_elements'] for rank in report['ranks_counters'][:1])}, "
+    print(f"{report['ranks']} ranks over {report['transport']}, {report['elements']} {report['dtype']} elements, "
+          f"op {report['op']}: {report['collective_cycles']} cycles, busbw {report['busbw_gbytes_per_s_at_250mhz']} GB/s "
+          f"({report['busbw_share_of_link']:.1%} of the link: {report['link']})")
+    print(f"NaN results: {report['nan_elements']}, "
           f"differences from the numpy model: {report['mismatches_against_model']}")
     print(f"wrote {report['output']} and {arguments.out.removesuffix('.npy')}.json")
     return 0
@@ -210,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     reduce_parser.add_argument("--op", default="sum")
     reduce_parser.add_argument("--out", required=True)
     reduce_parser.add_argument("--flush", action="store_true", help="flush subnormals to zero")
+    reduce_parser.add_argument("--transport", default="ring", help="ring (reduction ranks on bare links) or rdma "
+                               "(DPU nodes over RoCEv2 and the switch)")
+    reduce_parser.add_argument("--nodes", type=int, help="with rdma: the node count, which must equal the inputs'")
+    reduce_parser.add_argument("--width", type=int, default=512, help="with rdma: the nodes' bus width, 512 or 64")
     reduce_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
     reduce_parser.set_defaults(handler=_reduce)
 

@@ -1,9 +1,14 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
-"""`make reduce`: push your own .npy tensors through the simulated all-reduce ring.
+"""`make reduce`: push your own .npy tensors through a simulated all-reduce.
 
-Each input file is one rank's tensor; the ring has as many ranks as inputs (2 to 16). The RTL
-result (identical on every rank, checked) is written to OUT in the chosen dtype, with a
+Each input file is one rank's tensor. Two transports carry it:
+- `ring` (the default): the all-reduce ring of reduction ranks over bare AXI4-Stream links, as
+  many ranks as inputs (2 to 16), 512-bit beats;
+- `rdma`: DPU nodes (2 to 8) whose collective engines run the ring over their RoCEv2 engines and
+  the switch model at 100 Gb/s, as training nodes do.
+
+The RTL result (identical on every rank, checked) is written to OUT in the chosen dtype, with a
 float32 copy for floating types and the ranks' counters in OUT's .json sibling. The run also
 compares the result bit for bit with the numpy model and says how many elements differ.
 """
@@ -17,14 +22,25 @@ from pathlib import Path
 
 import numpy as np
 
+from dpuv.drivers import collective
 from dpuv.models.reduction import DTYPES, OPS
 from dpuv.harness import benches, runner
 
 JOB_VARIABLE = "DPUV_REDUCE_JOB"
-BEAT_BYTES = 64
-MAX_RANKS = 16
+RING_BEAT_BYTES = 64
+# What each transport can carry: ranks, and the tool bench that runs it
+MAX_RANKS = {"ring": 16, "rdma": 8}
+BENCHES = {"ring": "allreduce_npy", "rdma": "cluster_npy"}
+TRANSPORTS = tuple(MAX_RANKS)
 
-BENCH = benches.tool("allreduce_npy")
+# The cluster as its bandwidth bench measures it: PMTU 4096 and eight 32 KiB slots per rank
+CLUSTER_PMTU = 4096
+CLUSTER_LAYOUT = collective.Layout(slots=8, slot_bytes=32768)
+CLUSTER_DATA_WIDTHS = (64, 512)
+CLUSTER_MEMORY_MIN_BYTES = 1 << 18
+# Node memory is simulated as an array per node; past this the simulators' memory and time grow
+# beyond what a desk run is for
+CLUSTER_MAX_BYTES_PER_RANK = 4 << 20
 
 
 class JobError(ValueError):
@@ -39,6 +55,7 @@ class Job:
     flush: bool
     output: str
     shape: list[int]
+    transport: str = "ring"
 
     @property
     def report_path(self) -> Path:
@@ -62,13 +79,21 @@ def as_bit_patterns(array: np.ndarray, dtype_name: str, source: str) -> np.ndarr
     raise JobError(f"{source}: cannot take a {array.dtype} array as {dtype_name}")
 
 
-def prepare(inputs: list[str], dtype: str, op: str, output: str, flush: bool, work_dir: Path) -> tuple[Job, dict]:
+def prepare(inputs: list[str], dtype: str, op: str, output: str, flush: bool, work_dir: Path,
+            transport: str = "ring", nodes: int | None = None, data_width: int = 512) -> tuple[Job, dict]:
     if dtype not in DTYPES:
         raise JobError(f"unknown DTYPE {dtype!r}; choose one of: {', '.join(DTYPES)}")
     if op not in OPS:
         raise JobError(f"unknown OP {op!r}; choose one of: {', '.join(OPS)}")
-    if not 2 <= len(inputs) <= MAX_RANKS:
-        raise JobError(f"give 2 to {MAX_RANKS} INPUTS (one per rank), not {len(inputs)}")
+    if transport not in TRANSPORTS:
+        raise JobError(f"unknown TRANSPORT {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
+    if nodes is not None and nodes != len(inputs):
+        raise JobError(f"NODES={nodes} but {len(inputs)} INPUTS were given: one tensor per node")
+    if not 2 <= len(inputs) <= MAX_RANKS[transport]:
+        raise JobError(f"give 2 to {MAX_RANKS[transport]} INPUTS (one per rank) for TRANSPORT={transport}, "
+                       f"not {len(inputs)}")
+    if transport == "rdma" and data_width not in CLUSTER_DATA_WIDTHS:
+        raise JobError(f"WIDTH={data_width}: the cluster runs at {' or '.join(map(str, CLUSTER_DATA_WIDTHS))} bits")
     arrays = []
     for path in inputs:
         if not Path(path).exists():
@@ -86,23 +111,90 @@ def prepare(inputs: list[str], dtype: str, op: str, output: str, flush: bool, wo
         pattern_path = work_dir / f"rank{rank}.npy"
         np.save(pattern_path, bits)
         patterns.append(str(pattern_path))
-    job = Job(patterns, dtype, op, flush, str(Path(output).resolve()), list(arrays[0].shape))
-    beats = -(-arrays[0].size * DTYPES[dtype].bits // 8 // BEAT_BYTES)
-    # One build per power-of-two buffer size, so tensors of similar size reuse it.
-    buffer_beats = max(16, 1 << (beats - 1).bit_length())
-    parameters = {"RANKS": len(inputs), "DATA_WIDTH": 8 * BEAT_BYTES, "BUFFER_BEATS": buffer_beats}
-    return job, parameters
+    job = Job(patterns, dtype, op, flush, str(Path(output).resolve()), list(arrays[0].shape), transport)
+    vector_bytes = arrays[0].size * DTYPES[dtype].bits // 8
+    if transport == "ring":
+        return job, ring_parameters(len(inputs), vector_bytes)
+    return job, cluster_parameters(len(inputs), vector_bytes, data_width)
 
 
-def run(inputs: list[str], dtype: str, op: str, output: str, flush: bool, simulator: str) -> dict:
-    # A folder per output and simulator, so concurrent jobs never share their rank files.
-    tag = hashlib.sha1(f"{Path(output).resolve()}:{simulator}".encode()).hexdigest()[:12]
+def power_of_two_at_least(value: int) -> int:
+    # Sizes of builds come in powers of two, so tensors of similar size reuse one build
+    return 1 << max(0, value - 1).bit_length()
+
+
+def ring_parameters(ranks: int, vector_bytes: int) -> dict:
+    beats = -(-vector_bytes // RING_BEAT_BYTES)
+    return {"RANKS": ranks, "DATA_WIDTH": 8 * RING_BEAT_BYTES, "BUFFER_BEATS": max(16, power_of_two_at_least(beats))}
+
+
+def cluster_parameters(nodes: int, vector_bytes: int, data_width: int) -> dict:
+    if vector_bytes > CLUSTER_MAX_BYTES_PER_RANK:
+        raise JobError(f"{vector_bytes} bytes per rank: TRANSPORT=rdma takes at most {CLUSTER_MAX_BYTES_PER_RANK >> 20} MiB")
+    memory = max(CLUSTER_MEMORY_MIN_BYTES, power_of_two_at_least(CLUSTER_LAYOUT.buffer + vector_bytes))
+    return {"NODES": nodes, "DATA_WIDTH": data_width, "MEMORY_BYTES": memory}
+
+
+def cluster_timeout_cycles(vector_bytes: int) -> int:
+    """A bound on one collective through the cluster: about ten times what the bandwidth bench
+    measures (1 MiB per rank in about 100,000 cycles at 512 bits, 4 nodes), so a stuck ring ends
+    the run instead of simulating for hours."""
+    return 100_000 + vector_bytes
+
+
+def load(job_file: str) -> Job:
+    return Job(**json.loads(Path(job_file).read_text()))
+
+
+def finish(job: Job, results: list[np.ndarray], expected: np.ndarray, cycles: int, link_bytes_per_ns: float,
+           link: str, ranks_counters: list[dict]) -> dict:
+    """Check that every rank holds the same bits, count the elements that differ from the model,
+    and write the result tensor (and a float32 copy of a floating one) and the report. The caller
+    fails the run when any element differs, after the files are written for the user to look at."""
+    from dpuv.tb.testbench import CLOCK_PERIOD_NS  # runs inside the simulation only (cocotb)
+
+    for rank, result in enumerate(results[1:], start=1):
+        if not np.array_equal(result, results[0]):
+            raise AssertionError(f"rank {rank} ended with different bits from rank 0")
+    info = DTYPES[job.dtype]
+    output = Path(job.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tensor = results[0].view(info.numpy_type).reshape(job.shape)
+    np.save(output, tensor)
+    nan_elements = 0
+    if info.floating:
+        as_float32 = tensor.astype(np.float32)
+        np.save(output.with_suffix(".float32.npy"), as_float32)
+        nan_elements = int(np.count_nonzero(np.isnan(as_float32)))
+    ranks = len(results)
+    busbw_bytes_per_ns = results[0].nbytes * 2 * (ranks - 1) / ranks / (cycles * CLOCK_PERIOD_NS)
+    report = {
+        "output": str(output), "transport": job.transport,
+        "dtype": job.dtype, "op": job.op, "flush_subnormals": job.flush,
+        "ranks": ranks, "elements": int(results[0].size), "shape": job.shape,
+        "mismatches_against_model": int(np.count_nonzero(results[0] != expected)),
+        "nan_elements": nan_elements,
+        "collective_cycles": cycles,
+        "link": link,
+        "busbw_share_of_link": round(busbw_bytes_per_ns / link_bytes_per_ns, 4),
+        "busbw_gbytes_per_s_at_250mhz": round(busbw_bytes_per_ns, 3),
+        "ranks_counters": ranks_counters,
+    }
+    job.report_path.write_text(json.dumps(report, indent=2))
+    return report
+
+
+def run(inputs: list[str], dtype: str, op: str, output: str, flush: bool, simulator: str, transport: str = "ring",
+        nodes: int | None = None, data_width: int = 512) -> dict:
+    # A folder per output, transport and simulator, so concurrent jobs never share their rank files.
+    tag = hashlib.sha1(f"{Path(output).resolve()}:{transport}:{simulator}".encode()).hexdigest()[:12]
     work_dir = runner.RESULTS_ROOT / "reduce" / tag
-    job, parameters = prepare(inputs, dtype, op, output, flush, work_dir)
+    job, parameters = prepare(inputs, dtype, op, output, flush, work_dir, transport, nodes, data_width)
     job_file = work_dir / "job.json"
     job_file.write_text(json.dumps(asdict(job), indent=2))
     job.report_path.unlink(missing_ok=True)
-    result = runner.run(BENCH, parameters, simulator, seed=1, environment={JOB_VARIABLE: str(job_file)}, record=False)
+    result = runner.run(benches.tool(BENCHES[transport]), parameters, simulator, seed=1,
+                        environment={JOB_VARIABLE: str(job_file)}, record=False)
     if not result.passed or not job.report_path.exists():
         raise JobError(result.failure_report())
     return json.loads(job.report_path.read_text())

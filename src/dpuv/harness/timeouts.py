@@ -23,7 +23,7 @@ MARGIN = 5
 # Run records of builds that are not the bench's own RTL (tests/test_mutations.py, waves mutants)
 _NOT_MEASUREMENTS = ("mutant-", "wave-mutant-")
 # Modules of the tool benches (the virtual board, `make reduce`): no simulated-time budget
-UNBOUNDED_MODULES = {"test_virtual_board", "test_allreduce_npy"}
+UNBOUNDED_MODULES = {"test_virtual_board", "test_allreduce_npy", "test_cluster_npy"}
 _DECORATOR = re.compile(r"@cocotb\.test\(([^)]*)\)(\s*\n(?:[ \t]*@[^\n]*\n)*[ \t]*async def (\w+))")
 
 
