@@ -15,7 +15,7 @@ from dpuv.drivers import collective
 from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
 from dpuv.tb.ram_backdoor import RamBackdoor
-from dpuv.tb.testbench import CLOCK_PERIOD_NS, build_parameters, quiet, start_clock_and_reset
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, CycleCounter, build_parameters, quiet, start_clock_and_reset
 
 NODE_WINDOW_BYTES = 1 << 16
 # The cluster's links: 100 Gb/s Ethernet (the dpu_cluster default LINE_RATE_MBPS)
@@ -104,3 +104,61 @@ class ClusterTB:
             packed = int(getattr(self.dut, name).value)
             counters[name] = [(packed >> (32 * port)) & 0xFFFFFFFF for port in range(self.nodes_count)]
         return counters
+
+
+class CollectiveEnds:
+    """The cycle each rank's collective engine fell idle (its busy flag, read through the
+    hierarchy): the testbench's own view of a collective's end, to hold against the engine's
+    COLLECTIVE_CYCLES counter."""
+
+    def __init__(self, dut, counter: CycleCounter, ranks: int):
+        self.busy = [dut.node_gen[rank].node_inst.collective_inst.busy for rank in range(ranks)]
+        self.counter = counter
+        self.ended: list[int | None] = [None] * ranks
+        cocotb.start_soon(self._run())
+
+    def clear(self) -> None:
+        self.ended = [None] * len(self.busy)
+
+    async def _run(self) -> None:
+        was_busy = [False] * len(self.busy)
+        while True:
+            await RisingEdge(self.counter.clock)
+            for rank, flag in enumerate(self.busy):
+                busy = flag.value == 1
+                if was_busy[rank] and not busy:
+                    self.ended[rank] = self.counter.now
+                was_busy[rank] = busy
+
+
+class MemoryWrites:
+    """Every write burst one node's memory takes on its AXI4 port (read through the hierarchy):
+    its address, its bytes and the cycle of its last data beat, the moment the RAM holds them."""
+
+    def __init__(self, dut, rank: int, counter: CycleCounter):
+        node = dut.node_gen[rank]
+        self.address_channel = (node.memory_awvalid, node.memory_awready, node.memory_awaddr, node.memory_awlen,
+                                node.memory_awsize)
+        self.data_channel = (node.memory_wvalid, node.memory_wready, node.memory_wlast)
+        self.counter = counter
+        # AXI4 write data comes in the order of the addresses, with no interleaving: burst i's
+        # address and its last beat are the i-th of each list
+        self.bursts: list[tuple[int, int]] = []
+        self.last_beat_cycles: list[int] = []
+        cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        awvalid, awready, awaddr, awlen, awsize = self.address_channel
+        wvalid, wready, wlast = self.data_channel
+        while True:
+            await RisingEdge(self.counter.clock)
+            if awvalid.value == 1 and awready.value == 1:
+                self.bursts.append((int(awaddr.value), (int(awlen.value) + 1) << int(awsize.value)))
+            if wvalid.value == 1 and wready.value == 1 and wlast.value == 1:
+                self.last_beat_cycles.append(self.counter.now)
+
+    def landed(self, address: int, length: int) -> int | None:
+        """The cycle the last burst that writes any of address .. address + length - 1 ended, or None."""
+        touching = [cycle for (start, size), cycle in zip(self.bursts, self.last_beat_cycles)
+                    if start < address + length and address < start + size]
+        return max(touching, default=None)

@@ -207,8 +207,11 @@ async def wait(node: Node, timeout_cycles: int) -> RankReport:
 async def allreduce(nodes: Sequence[Node], vectors: Sequence[np.ndarray], dtype: str, op: str, collective_id: int,
                     layout: Layout = Layout(), timeout_cycles: int = 2_000_000,
                     before_start: Callable[[], Awaitable[None]] | None = None,
+                    after_start: Callable[[Node], None] | None = None,
                     flush: bool = False) -> tuple[list[np.ndarray], list[RankReport]]:
-    """One all-reduce of `vectors` (one per rank, the dtype's bits): every rank's result and report."""
+    """One all-reduce of `vectors` (one per rank, the dtype's bits): every rank's result and report.
+    `after_start` is called with each rank as soon as its start write has completed: the starts
+    go one after another over the register bus, and a latency figure needs each one's moment."""
     dtype_info = DTYPES[dtype]
     for node, vector in zip(nodes, vectors):
         node.write_memory(layout.buffer, np.asarray(vector).view(dtype_info.unsigned).tobytes())
@@ -218,6 +221,8 @@ async def allreduce(nodes: Sequence[Node], vectors: Sequence[np.ndarray], dtype:
         await before_start()
     for node in nodes:
         await start(node)
+        if after_start:
+            after_start(node)
     reports = [await wait(node, timeout_cycles) for node in nodes]
     results = []
     for node, vector in zip(nodes, vectors):
