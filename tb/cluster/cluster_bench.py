@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 
 import cocotb
+import numpy as np
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.drivers import collective
+from dpuv.models.reduction import DTYPES, ring_allreduce
 from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
 from dpuv.tb.ram_backdoor import RamBackdoor
@@ -85,13 +87,34 @@ class ClusterTB:
         self.nodes = [await collective.find_node(self.bus, rank, NODE_WINDOW_BYTES, memory.write, memory.read)
                       for rank, memory in enumerate(self.memories)]
 
-    async def reset_node(self, rank: int, cycles: int = 8) -> None:
+    async def reset_node(self, rank: int, cycles: int = 8, mid_frame: bool = False) -> int:
         """Reset one node alone (its engines and its memory's controller; the memory keeps its
-        contents), then wait until its RDMA engine has cleared its QP context RAM again."""
-        self.dut.node_reset.value = 1 << rank
-        await ClockCycles(self.dut.clk, cycles)
-        self.dut.node_reset.value = 0
-        await ClockCycles(self.dut.clk, QP_CLEAR_CYCLES)
+        contents), then wait until its RDMA engine has cleared its QP context RAM again. With
+        mid_frame, the reset comes the cycle after one of the node's frames has begun to leave.
+        Returns how many frames marked bad (tuser on their last beat) the switch delivered
+        meanwhile: a frame cut by the reset must arrive so, not run into the node's next one."""
+        dut = self.dut
+        if mid_frame:
+            while True:
+                await RisingEdge(dut.clk)
+                moving = int(dut.tx_tvalid.value) & int(dut.tx_tready.value)
+                if moving >> rank & 1 and not int(dut.tx_tlast.value) >> rank & 1:
+                    break
+        bad_frames = []
+        watch = cocotb.start_soon(self._count_bad_frames_delivered(bad_frames))
+        dut.node_reset.value = 1 << rank
+        await ClockCycles(dut.clk, cycles)
+        dut.node_reset.value = 0
+        await ClockCycles(dut.clk, QP_CLEAR_CYCLES)
+        watch.cancel()
+        return len(bad_frames)
+
+    async def _count_bad_frames_delivered(self, bad_frames: list[int]) -> None:
+        dut = self.dut
+        while True:
+            await RisingEdge(dut.clk)
+            ending = int(dut.rx_tvalid.value) & int(dut.rx_tlast.value) & int(dut.rx_tuser.value)
+            bad_frames += [port for port in range(self.nodes_count) if ending >> port & 1]
 
     def set_faults(self, **thresholds: int) -> None:
         """Fault probabilities (out of 65536) on every egress port, e.g. loss_threshold=655."""
@@ -162,3 +185,32 @@ class MemoryWrites:
         touching = [cycle for (start, size), cycle in zip(self.bursts, self.last_beat_cycles)
                     if start < address + length and address < start + size]
         return max(touching, default=None)
+
+
+def random_vectors(rng: random.Random, ranks: int, elements: int, dtype: str) -> list[np.ndarray]:
+    """One vector per rank, as the dtype's bit patterns: normal-distributed values for floating
+    types (rounded to the type), any value for integers."""
+    info = DTYPES[dtype]
+    generator = np.random.default_rng(rng.getrandbits(32))
+    if info.floating:
+        values = generator.standard_normal((ranks, elements)).astype(np.float32)
+        return [row.astype(info.numpy_type).view(info.unsigned) for row in values]
+    return [generator.integers(0, 1 << info.bits, elements, dtype=np.uint64).astype(info.unsigned) for _ in range(ranks)]
+
+
+async def check_allreduce(tb: ClusterTB, elements: int, dtype: str, op: str, collective_id: int,
+                          layout: collective.Layout, timeout_cycles: int) -> list[collective.RankReport]:
+    """One all-reduce of random vectors on every node: done on every rank, every element exactly
+    the ring-order model's."""
+    vectors = random_vectors(tb.rng, tb.nodes_count, elements, dtype)
+    expected = ring_allreduce(vectors, dtype, op, beat_bits=tb.data_width)
+    results, reports = await collective.allreduce(tb.nodes, vectors, dtype, op, collective_id, layout,
+                                                  timeout_cycles=timeout_cycles)
+    for report in reports:
+        assert not report.failed and report.status["done"], f"rank {report.rank}: {report.status}"
+    for rank, result in enumerate(results):
+        wrong = np.flatnonzero(result != expected)
+        assert wrong.size == 0, (f"rank {rank}: {wrong.size} of {elements} {dtype} elements wrong, first at "
+                                 f"{wrong[0]}: {result[wrong[0]]:#x} instead of {expected[wrong[0]]:#x} "
+                                 f"(its input {vectors[rank][wrong[0]]:#x}); reports {reports}")
+    return reports

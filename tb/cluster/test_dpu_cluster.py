@@ -8,44 +8,14 @@ written from the algorithm; every rank must end with exactly its bits."""
 
 from __future__ import annotations
 
-import numpy as np
 import cocotb
+import numpy as np
 from cocotb.triggers import ClockCycles
 
 from dpuv.drivers import collective, rdma
-from dpuv.models.reduction import DTYPES, ring_allreduce
+from dpuv.models.reduction import ring_allreduce
 from dpuv.tb.testbench import test_rng
-from cluster_bench import ClusterTB
-
-
-def random_vectors(rng, ranks: int, elements: int, dtype: str) -> list[np.ndarray]:
-    info = DTYPES[dtype]
-    generator = np.random.default_rng(rng.getrandbits(32))
-    if info.floating:
-        values = generator.standard_normal((ranks, elements)).astype(np.float32)
-        if dtype == "fp32":
-            return [row.view(np.uint32) for row in values]
-        bits = values.view(np.uint32)
-        if dtype == "bf16":
-            return [(row >> 16).astype(np.uint16) for row in bits]
-        return [row.astype(np.float16).view(np.uint16) for row in values]
-    return [generator.integers(0, 1 << info.bits, elements, dtype=np.uint64).astype(info.unsigned) for _ in range(ranks)]
-
-
-async def check_allreduce(tb: ClusterTB, elements: int, dtype: str, op: str, collective_id: int,
-                          layout: collective.Layout, timeout_cycles: int) -> list[collective.RankReport]:
-    vectors = random_vectors(tb.rng, tb.nodes_count, elements, dtype)
-    expected = ring_allreduce(vectors, dtype, op, beat_bits=tb.data_width)
-    results, reports = await collective.allreduce(tb.nodes, vectors, dtype, op, collective_id, layout,
-                                                  timeout_cycles=timeout_cycles)
-    for report in reports:
-        assert not report.failed and report.status["done"], f"rank {report.rank}: {report.status}"
-    for rank, result in enumerate(results):
-        wrong = np.flatnonzero(result != expected)
-        assert wrong.size == 0, (f"rank {rank}: {wrong.size} of {elements} {dtype} elements wrong, first at "
-                                 f"{wrong[0]}: {result[wrong[0]]:#x} instead of {expected[wrong[0]]:#x} "
-                                 f"(its input {vectors[rank][wrong[0]]:#x}); reports {reports}")
-    return reports
+from cluster_bench import ClusterTB, check_allreduce, random_vectors
 
 
 @cocotb.test(timeout_time=400, timeout_unit="us")
@@ -173,7 +143,8 @@ async def faults_end_with_an_error_on_every_rank_and_the_next_collective_is_exac
             tb.set_faults(loss_threshold=0xFFFF)
         if case == "node reset":
             await ClockCycles(dut.clk, 1500)
-            await tb.reset_node(reset_rank)
+            cut_frames = await tb.reset_node(reset_rank, mid_frame=True)
+            assert cut_frames == 1, f"the frame the reset cut off reached its receiver {cut_frames} times marked bad"
         # Each case ends within a few watchdog periods of its start
         reports = await wait_all(tb, 4 * watchdog)
         for report, before in zip(reports, errors_before):
