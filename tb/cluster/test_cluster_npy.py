@@ -23,23 +23,26 @@ async def reduce_the_job(dut):
     tb = ClusterTB(dut, rng)
     await tb.reset()
     layout = reduce_job.CLUSTER_LAYOUT
-    await collective.connect_ring(tb.nodes, layout, pmtu=reduce_job.CLUSTER_PMTU, rng=rng)
+    await collective.connect_ring(tb.nodes, layout, pmtu=reduce_job.CLUSTER_PMTU,
+                                  watchdog_cycles=reduce_job.CLUSTER_WATCHDOG_CYCLES, rng=rng)
     vector_bytes = vectors[0].size * DTYPES[job.dtype].bits // 8
     results, reports = await collective.allreduce(tb.nodes, vectors, job.dtype, job.op, 1, layout,
                                                   timeout_cycles=reduce_job.cluster_timeout_cycles(vector_bytes),
                                                   flush=job.flush)
-    for report in reports:
-        assert report.status["done"] and not report.failed, f"rank {report.rank} ended with {report.status}"
+    rdma_counters = [await rdma.read_counters(node.rdma) for node in tb.nodes]
+    switch_counters = {name: sum(values) for name, values in tb.switch_counters().items()}
+    for report, engine in zip(reports, rdma_counters):
+        assert report.status["done"] and not report.failed, (
+            f"rank {report.rank} ended with {report.status}; its collective counters {report.counters}, "
+            f"its RDMA engine's {engine}; the switch's {switch_counters}")
     expected = ring_allreduce(vectors, job.dtype, job.op, tb.data_width, job.flush)
     cycles = max(report.counters["collective_cycles"] for report in reports)
-    rdma_counters = [await rdma.read_counters(node.rdma) for node in tb.nodes]
     report = reduce_job.finish(
         job, results, expected, cycles, link_bytes_per_ns=LINE_RATE_BYTES_PER_NS,
         link=f"100 Gb/s Ethernet per node through the switch, RoCEv2 at PMTU {reduce_job.CLUSTER_PMTU}, "
              f"{tb.data_width}-bit node buses",
         ranks_counters=[{"rank": r.rank, **r.counters, "errors": r.errors, **r.status,
                          "retransmits": engine["retransmits"]} for r, engine in zip(reports, rdma_counters)])
-    report_switch = {name: sum(values) for name, values in tb.switch_counters().items()}
-    dut._log.info("switch: %s", report_switch)
+    dut._log.info("switch: %s", switch_counters)
     mismatches = report["mismatches_against_model"]
     assert mismatches == 0, f"{mismatches} elements differ from the model"

@@ -62,6 +62,11 @@ class Layout:
         return (end + 0xFFF) & ~0xFFF
 
 
+# The layout the cluster's bandwidth is measured with (and `make reduce TRANSPORT=rdma` runs):
+# eight slots of 32 KiB, so that a piece is eight 4 KiB packets and a rank may run 256 KiB ahead
+STREAMING_LAYOUT = Layout(slots=8, slot_bytes=32768)
+
+
 @dataclass
 class Node:
     """One rank: its RDMA engine and collective engine windows, its addresses and its memory."""

@@ -35,7 +35,7 @@ TRANSPORTS = tuple(MAX_RANKS)
 
 # The cluster as its bandwidth bench measures it: PMTU 4096 and eight 32 KiB slots per rank
 CLUSTER_PMTU = 4096
-CLUSTER_LAYOUT = collective.Layout(slots=8, slot_bytes=32768)
+CLUSTER_LAYOUT = collective.STREAMING_LAYOUT
 CLUSTER_DATA_WIDTHS = (64, 512)
 CLUSTER_MEMORY_MIN_BYTES = 1 << 18
 # Node memory is simulated as an array per node; past this the simulators' memory and time grow
@@ -133,6 +133,11 @@ def cluster_parameters(nodes: int, vector_bytes: int, data_width: int) -> dict:
         raise JobError(f"{vector_bytes} bytes per rank: TRANSPORT=rdma takes at most {CLUSTER_MAX_BYTES_PER_RANK >> 20} MiB")
     memory = max(CLUSTER_MEMORY_MIN_BYTES, power_of_two_at_least(CLUSTER_LAYOUT.buffer + vector_bytes))
     return {"NODES": nodes, "DATA_WIDTH": data_width, "MEMORY_BYTES": memory}
+
+
+# A rank that sees no completion, WQE, piece or node-memory beat for this long ends the collective
+# with a watchdog error: a stuck ring fails in a fraction of a millisecond whatever the tensor size
+CLUSTER_WATCHDOG_CYCLES = 50_000
 
 
 def cluster_timeout_cycles(vector_bytes: int) -> int:
