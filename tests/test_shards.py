@@ -52,7 +52,8 @@ def test_the_regress_tier_adds_the_long_sweeps_to_the_suite():
     sweeps = regress_tier - test_tier
     assert test_tier < regress_tier
     long_sweeps = ("allreduce_ring_bandwidth-BUFFER_BEATS16384-DATA_WIDTH512-RANKS8",
-                   "dpu_cluster_bandwidth-DATA_WIDTH512-MEMORY_BYTES2097152-NODES4")
+                   "dpu_cluster_bandwidth-DATA_WIDTH512-MEMORY_BYTES2097152-NODES4",
+                   "dpu_cluster_sizes-DATA_WIDTH64-NODES8")
     assert sweeps and all(any(sweep in node for sweep in long_sweeps) for node in sweeps), sorted(sweeps)
     assert all(any(sweep in node for node in sweeps) for sweep in long_sweeps), sorted(sweeps)
 
