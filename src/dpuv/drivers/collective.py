@@ -63,8 +63,11 @@ class Layout:
 
 
 # The layout the cluster's bandwidth is measured with (and `make reduce TRANSPORT=rdma` runs):
-# eight slots of 32 KiB, so that a piece is eight 4 KiB packets and a rank may run 256 KiB ahead
-STREAMING_LAYOUT = Layout(slots=8, slot_bytes=32768)
+# eight slots of 8 KiB (a piece is two 4 KiB packets). What a sender may have in flight, the slots'
+# 64 KiB, stays within the RDMA responder's receive buffer (RX_BUFFER_BYTES, 64 KiB): a receiver
+# slowed by its node memory then never overflows it. With 32 KiB slots (256 KiB ahead) it did, at
+# 4 MiB per rank, and go-back-N resent whole windows into the same overflow (docs/cluster.md).
+STREAMING_LAYOUT = Layout(slots=8, slot_bytes=8192)
 
 
 @dataclass
