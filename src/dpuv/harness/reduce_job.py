@@ -33,7 +33,7 @@ MAX_RANKS = {"ring": 16, "rdma": 8}
 BENCHES = {"ring": "allreduce_npy", "rdma": "cluster_npy"}
 TRANSPORTS = tuple(MAX_RANKS)
 
-# The cluster as its bandwidth bench measures it: PMTU 4096 and eight 32 KiB slots per rank
+# The cluster as its bandwidth bench measures it: PMTU 4096 and its streaming layout of slots
 CLUSTER_PMTU = 4096
 CLUSTER_LAYOUT = collective.STREAMING_LAYOUT
 CLUSTER_DATA_WIDTHS = (64, 512)
