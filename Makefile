@@ -118,7 +118,7 @@ WIDTH ?= 512
 reduce: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli reduce --inputs $(INPUTS) --dtype '$(DTYPE)' --op '$(OP)' --out '$(OUT)' \
 		--sim $(SIM) $(if $(filter 1 yes true,$(FLUSH)),--flush) --transport '$(TRANSPORT)' \
-		$(if $(NODES),--nodes $(NODES)) --width $(WIDTH)
+		$(if $(NODES),--nodes $(NODES)) $(if $(WIDTH),--width $(WIDTH))
 
 PORT ?= 5555
 LINK ?= socket://127.0.0.1:$(PORT)

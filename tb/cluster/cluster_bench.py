@@ -26,6 +26,10 @@ SWITCH_COUNTERS = ("frames_forwarded", "bytes_forwarded", "tail_drops", "frames_
                    "frames_corrupted", "frames_reordered", "frames_marked", "unknown_destination")
 # The RDMA engines clear their QP context RAMs after a reset, a QP a cycle
 QP_CLEAR_CYCLES = 300
+# dpu_cluster's switch defaults (BUFFER_BYTES, LATENCY_CYCLES) and the largest frame a node sends
+SWITCH_BUFFER_BYTES = 65536
+SWITCH_LATENCY_CYCLES = 75
+MAX_FRAME_BYTES = 4096 + 128
 FAULTS = ("loss_threshold", "duplicate_threshold", "corrupt_threshold", "reorder_threshold")
 
 
@@ -105,9 +109,17 @@ class ClusterTB:
         dut.node_reset.value = 1 << rank
         await ClockCycles(dut.clk, cycles)
         dut.node_reset.value = 0
-        await ClockCycles(dut.clk, QP_CLEAR_CYCLES)
+        await ClockCycles(dut.clk, max(QP_CLEAR_CYCLES, self.frame_delivery_cycles))
         watch.cancel()
         return len(bad_frames)
+
+    @property
+    def frame_delivery_cycles(self) -> int:
+        """Longer than any frame takes from entering the switch to leaving it: a full egress
+        buffer ahead of it at one beat a cycle, its own longest frame (PMTU 4096), and the
+        switch and cable latency."""
+        beat = self.data_width // 8
+        return (SWITCH_BUFFER_BYTES + MAX_FRAME_BYTES) // beat + SWITCH_LATENCY_CYCLES
 
     async def _count_bad_frames_delivered(self, bad_frames: list[int]) -> None:
         dut = self.dut

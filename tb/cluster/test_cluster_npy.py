@@ -26,9 +26,9 @@ async def reduce_the_job(dut):
     await collective.connect_ring(tb.nodes, layout, pmtu=reduce_job.CLUSTER_PMTU,
                                   watchdog_cycles=reduce_job.CLUSTER_WATCHDOG_CYCLES, rng=rng)
     vector_bytes = vectors[0].size * DTYPES[job.dtype].bits // 8
+    timeout_cycles = reduce_job.cluster_timeout_cycles(vector_bytes, tb.data_width)
     results, reports = await collective.allreduce(tb.nodes, vectors, job.dtype, job.op, 1, layout,
-                                                  timeout_cycles=reduce_job.cluster_timeout_cycles(vector_bytes),
-                                                  flush=job.flush)
+                                                  timeout_cycles=timeout_cycles, flush=job.flush)
     rdma_counters = [await rdma.read_counters(node.rdma) for node in tb.nodes]
     switch_counters = {name: sum(values) for name, values in tb.switch_counters().items()}
     for report, engine in zip(reports, rdma_counters):

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Ring all-reduce between DPU nodes at every ring size the cluster builds (its parameter sets):
-every dtype once per size, the ops turning with the size so that the sizes together take every
+"""Ring all-reduce between DPU nodes at the ring sizes of the bench's parameter sets: every dtype
+once per size, the ops turning with the size so that three consecutive sizes together take every
 dtype with every op, exact on every rank against the ring-order model."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from dpuv.tb.testbench import build_parameters, test_rng
 from cluster_bench import ClusterTB, check_allreduce
 
 # The ring sizes the bench's parameter sets build, in the order that turns the ops: size k of
-# these takes op (dtype index + k) mod 3, so any three of them cover every dtype with every op
+# these takes op (dtype index + k) mod 3, so 2, 3 and 5 (the suite's) together take every dtype with
+# every op, as do 3, 5 and 8; 8 repeats the ops of 2
 RING_SIZES = (2, 3, 5, 8)
 SLOT_BYTES = 1024
 

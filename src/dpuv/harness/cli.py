@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     reduce_parser.add_argument("--transport", default="ring", help="ring (reduction ranks on bare links) or rdma "
                                "(DPU nodes over RoCEv2 and the switch)")
     reduce_parser.add_argument("--nodes", type=int, help="with rdma: the node count, which must equal the inputs'")
-    reduce_parser.add_argument("--width", type=int, default=512, help="with rdma: the nodes' bus width, 512 or 64")
+    reduce_parser.add_argument("--width", type=int, default=512, help="with rdma: the nodes' bus width, 512 or 64 (the ring transport's is always 512)")
     reduce_parser.add_argument("--sim", default=toolchain.DEFAULT_SIMULATOR)
     reduce_parser.set_defaults(handler=_reduce)
 

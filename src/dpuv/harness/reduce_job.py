@@ -140,11 +140,11 @@ def cluster_parameters(nodes: int, vector_bytes: int, data_width: int) -> dict:
 CLUSTER_WATCHDOG_CYCLES = 50_000
 
 
-def cluster_timeout_cycles(vector_bytes: int) -> int:
+def cluster_timeout_cycles(vector_bytes: int, data_width: int) -> int:
     """A bound on one collective through the cluster: about ten times what the bandwidth bench
-    measures (1 MiB per rank in about 100,000 cycles at 512 bits, 4 nodes), so a stuck ring ends
-    the run instead of simulating for hours."""
-    return 100_000 + vector_bytes
+    measures (1 MiB per rank in about 90,000 cycles at 512 bits, 4 nodes), as many times more for
+    a narrower bus as it moves fewer bytes a cycle. The watchdog ends a stuck ring long before."""
+    return 100_000 + vector_bytes * 512 // data_width
 
 
 def load(job_file: str) -> Job:
