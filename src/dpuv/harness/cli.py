@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import benches, lint, report, runner, shards, suite, synth, timeouts, toolchain
+from dpuv.harness import benches, formal, lint, report, runner, shards, suite, synth, timeouts, toolchain
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -229,6 +229,13 @@ def main(argv: list[str] | None = None) -> int:
     synth_parser.add_argument("--target", action="append", help="synthesise only this target (repeatable)")
     synth_parser.add_argument("--json", type=Path, default=Path("results/synth.json"), help="also write the figures here")
     synth_parser.set_defaults(handler=lambda arguments: synth.main(arguments.target, arguments.json))
+
+    formal_parser = commands.add_parser("formal", help="SymbiYosys proofs of tb/formal/proofs.toml")
+    formal_parser.add_argument("--proof", action="append", help="run only this proof (repeatable)")
+    formal_parser.add_argument("--broken", action="store_true",
+                               help="run each proof on its deliberately broken block: each must fail, with a trace")
+    formal_parser.add_argument("--json", type=Path, default=Path("results/formal.json"), help="also write the results here")
+    formal_parser.set_defaults(handler=lambda arguments: formal.main(arguments.proof, arguments.broken, arguments.json))
 
     suite_parser = commands.add_parser("suite", help="the test suite (make test / make regress), whole or one shard")
     suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import sys
 import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dpuv.harness import benches
+from dpuv.harness import benches, toolchain
 
 TARGETS_FILE = Path(__file__).with_name("synth.toml")
 BUILD_ROOT = benches.PROJECT_ROOT / "sim_build" / "synth"
@@ -105,8 +103,7 @@ def resources_of(cells: dict[str, int]) -> dict[str, int]:
 
 
 def _tool(name: str) -> str:
-    beside_python = Path(sys.executable).with_name(name)
-    found = str(beside_python) if beside_python.exists() else shutil.which(name)
+    found = toolchain.venv_tool(name)
     if not found:
         raise SynthError(f"{name} is not installed: `make synth` installs it into .venv from requirements.lock "
                          f"(or pip install {name})")

@@ -139,3 +139,9 @@ def check_wave_support(simulator: Simulator) -> None:
     if probe.returncode != 0:
         missing = probe.stderr.strip().splitlines()[0] if probe.stderr.strip() else "the probe did not build"
         raise ToolchainError(f"cannot write FST waves with Verilator ({missing}); {INSTALL_HINTS['fst']}")
+
+
+def venv_tool(name: str) -> str | None:
+    """A command the Python environment installed (a yowasp wheel, a solver), else one on PATH."""
+    beside_python = Path(sys.executable).with_name(name)
+    return str(beside_python) if beside_python.exists() else shutil.which(name)
