@@ -132,7 +132,8 @@ def _tools() -> dict[str, str]:
 def sby_text(proof: Proof, sources: list[Path]) -> str:
     """The SymbiYosys job: three tasks over one design, the harness read last."""
     harness = benches.PROJECT_ROOT / proof.harness
-    reads = "\n".join(f"read_verilog -formal {path.name}" for path in sources)
+    # Headers are copied beside the sources for their `include, not read
+    reads = "\n".join(f"read_verilog -formal {path.name}" for path in sources if path.suffix in (".v", ".sv"))
     return f"""[tasks]
 prove
 bmc
