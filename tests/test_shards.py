@@ -93,6 +93,12 @@ def test_the_merge_of_two_shards_counts_what_a_whole_run_counts(tmp_path, requir
     cocotb_lines = [line.strip() for line in merged.stdout.splitlines() if "cocotb tests run" in line]
     whole_lines = [line.strip() for line in whole.stdout.splitlines() if "cocotb tests run" in line]
     assert cocotb_lines == whole_lines and cocotb_lines, (cocotb_lines, whole_lines)
+    # and both JUnit files hold one case per cocotb test, the same ones
+    def cocotb_cases(junit):
+        suite_element = next(s for s in ElementTree.parse(junit).getroot() if s.get("name") == "cocotb")
+        return sorted((case.get("classname"), case.get("name").rpartition("-seed")[0]) for case in suite_element)
+    whole_cases = cocotb_cases(tmp_path / "whole" / "junit.xml")
+    assert whole_cases == cocotb_cases(tmp_path / "merged" / "junit.xml") and len(whole_cases) == 10, whole_cases
     assert f"{len(whole_outcomes)} pytest cases" in merged.stdout
     assert f"the shards ran exactly the suite (test tier, 1 seed(s) per bench case): all {len(whole_outcomes)}" \
         in merged.stdout, merged.stdout[-2000:]

@@ -20,7 +20,8 @@ def recorded_runs(results_root: Path) -> list[RunResult]:
     for record in sorted((results_root / "runs").glob("**/run.json")):
         data = json.loads(record.read_text())
         result = RunResult(data["bench"], data["simulator"], data["parameters"], data["seed"])
-        result.outcomes = [runner.TestOutcome(t["name"], t["passed"], t["message"]) for t in data["tests"]]
+        result.outcomes = [runner.TestOutcome(t["name"], t["passed"], t["message"], t.get("seconds", 0.0),
+                                              t.get("sim_time_ns", 0.0)) for t in data["tests"]]
         result.error = data["error"]
         result.perf_file = data["perf_file"]
         results.append(result)

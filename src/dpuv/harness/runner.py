@@ -39,6 +39,9 @@ class TestOutcome:
     name: str
     passed: bool
     message: str = ""
+    # Wall-clock seconds and simulated nanoseconds, as cocotb's results.xml gives them
+    seconds: float = 0.0
+    sim_time_ns: float = 0.0
 
 
 @dataclass
@@ -82,7 +85,8 @@ class RunResult:
             "simulator": self.simulator,
             "parameters": self.parameters,
             "seed": self.seed,
-            "tests": [{"name": o.name, "passed": o.passed, "message": o.message} for o in self.outcomes],
+            "tests": [{"name": o.name, "passed": o.passed, "message": o.message, "seconds": o.seconds,
+                       "sim_time_ns": o.sim_time_ns} for o in self.outcomes],
             "error": self.error,
             "perf_file": str(self.perf_file) if self.perf_file else None,
         }
@@ -153,7 +157,8 @@ def _read_outcomes(results_xml: Path) -> list[TestOutcome]:
     for testcase in ElementTree.parse(results_xml).getroot().iter("testcase"):
         problems = [child for child in testcase if child.tag in ("failure", "error")]
         message = "; ".join((p.get("message") or p.text or p.tag).strip() for p in problems)
-        outcomes.append(TestOutcome(testcase.get("name", "?"), not problems, message))
+        outcomes.append(TestOutcome(testcase.get("name", "?"), not problems, message,
+                                    float(testcase.get("time", 0) or 0), float(testcase.get("sim_time_ns", 0) or 0)))
     return outcomes
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpuv import PROJECT_ROOT
+from dpuv.harness import cocotb_junit
 
 DURATIONS_FILE = PROJECT_ROOT / "tests" / "durations.json"
 SPLITTING_ALGORITHM = "least_duration"
@@ -58,8 +59,10 @@ def node_id(testcase: ElementTree.Element) -> str:
 
 
 def _testcases(junit_files: list[Path]):
+    """The pytest cases of JUnit files (not the cocotb suite added beside them)."""
     for junit in junit_files:
-        yield from ElementTree.parse(junit).getroot().iter("testcase")
+        for suite in cocotb_junit.pytest_suites(ElementTree.parse(junit).getroot()):
+            yield from suite.iter("testcase")
 
 
 def durations_from_junit(junit_files: list[Path]) -> dict[str, float]:
@@ -105,11 +108,11 @@ def outcomes(junit_files: list[Path]) -> list[Outcome]:
 
 
 def merge_junit(junit_files: list[Path], output: Path) -> list[Outcome]:
-    """Every shard's test cases in one JUnit file (one suite each, as the shards reported them)."""
+    """Every shard's pytest cases in one JUnit file (one suite each, as the shards reported them);
+    the cocotb suite is rebuilt from the shards' run records by the caller."""
     merged = ElementTree.Element("testsuites")
     for junit in junit_files:
-        root = ElementTree.parse(junit).getroot()
-        merged.extend([root] if root.tag == "testsuite" else list(root))
+        merged.extend(cocotb_junit.pytest_suites(ElementTree.parse(junit).getroot()))
     output.parent.mkdir(parents=True, exist_ok=True)
     ElementTree.ElementTree(merged).write(output, encoding="utf-8", xml_declaration=True)
     merged_outcomes = outcomes([output])

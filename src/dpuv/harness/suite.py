@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from dpuv import PROJECT_ROOT
-from dpuv.harness import report, shards
+from dpuv.harness import cocotb_junit, report, shards
 
 RESULTS = Path("results")
 # Beside each run's JUnit file: the tier, seeds and pytest arguments that chose its tests
@@ -88,7 +88,12 @@ def run(jobs: int, shard: shards.Shard | None, seeds: int, extra: list[str], res
     (PROJECT_ROOT / results / SELECTION_FILE).write_text(json.dumps(
         {"tier": environment["DPUV_TIER"], "seeds": seeds, "pytest_arguments": extra}, indent=1) + "\n")
     print(" ".join(command[1:]) + (f"  (DPUV_TIER=regress, DPUV_SEEDS={seeds})" if regress else ""), flush=True)
-    return subprocess.run(command, cwd=PROJECT_ROOT, env=environment).returncode
+    returncode = subprocess.run(command, cwd=PROJECT_ROOT, env=environment).returncode
+    junit = PROJECT_ROOT / results / "junit.xml"
+    if junit.exists():
+        cases = cocotb_junit.append(junit, report.recorded_runs(PROJECT_ROOT / results))
+        print(f"{junit}: the pytest cases and {cases} cocotb test cases", flush=True)
+    return returncode
 
 
 def merge(shard_dirs: list[Path], output: Path = RESULTS) -> int:
@@ -121,11 +126,13 @@ def merge(shard_dirs: list[Path], output: Path = RESULTS) -> int:
         print(f"merge: {error}", file=sys.stderr)
         return 1
     runs = [run_result for folder in shard_dirs for run_result in report.recorded_runs(folder)]
+    cocotb_cases = cocotb_junit.append(output / "junit.xml", runs)
     print(report.summary(runs, with_closing_line=False))
     statuses = {status: sum(outcome.status == status for outcome in outcomes)
                 for status in ("passed", "failed", "error", "skipped")}
     print(f"merged {len(shard_dirs)} of {max(counts)} shards into {output / 'junit.xml'}: {len(outcomes)} pytest "
-          f"cases, " + ", ".join(f"{count} {status}" for status, count in statuses.items()))
+          f"cases, " + ", ".join(f"{count} {status}" for status, count in statuses.items())
+          + f"; and {cocotb_cases} cocotb test cases")
     print(completeness)
     return 0 if statuses["failed"] == statuses["error"] == 0 else 1
 
