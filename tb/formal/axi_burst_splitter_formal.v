@@ -14,12 +14,8 @@ module axi_burst_splitter_formal (
     input wire        m_burst_ready
 );
 
-`ifdef FORMAL_INDUCTION
-// Which command a burst belongs to is harness state against the splitter's hidden counters
-localparam BOUNDED_CHECKS = 0;
-`else
-localparam BOUNDED_CHECKS = 1;
-`endif
+// Bounded only (BOUNDED_CHECKS, formal_harness.vh): which command a burst belongs to, harness
+// state set against the splitter's hidden counters
 localparam BEAT_BYTES = 8;
 localparam MAX_BURST_BEATS = 256;
 
@@ -40,9 +36,7 @@ axi_burst_splitter #(.DATA_WIDTH(64), .ADDR_WIDTH(16), .LEN_WIDTH(13), .MAX_BURS
     .m_burst_last(m_burst_last), .m_burst_valid(m_burst_valid), .m_burst_ready(m_burst_ready)
 );
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
-always @(*) if (!past_valid) assume(rst);
+`include "formal_harness.vh"
 
 // The command interface's contract: one byte or more, held until taken
 always @(*) if (s_cmd_valid) assume(s_cmd_len != 13'd0);

@@ -16,13 +16,8 @@ module axis_skid_buffer_formal (
     input wire       m_axis_tready
 );
 
-`ifdef FORMAL_INDUCTION
-// The caught beat's payload is hidden inside: induction may start from a wrong one no reset
-// reaches, so the payload check is left to the bounded task
-localparam BOUNDED_CHECKS = 0;
-`else
-localparam BOUNDED_CHECKS = 1;
-`endif
+// Bounded only (BOUNDED_CHECKS, formal_harness.vh): the payload check, because the caught beat's
+// payload is hidden inside and induction may start from a wrong one that no reset reaches
 
 wire       s_axis_tready;
 wire [7:0] m_axis_tdata;
@@ -42,20 +37,14 @@ axis_skid_buffer #(.DATA_WIDTH(8), .USER_WIDTH(1), .ID_WIDTH(1)) dut (
     .m_axis_tid(m_axis_tid)
 );
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
-always @(*) if (!past_valid) assume(rst);
+`include "formal_harness.vh"
 
 wire [11:0] input_beat = {s_axis_tid, s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
 wire [11:0] output_beat = {m_axis_tid, m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata};
 wire [7:0]  in_flight;
 wire [7:0]  delivered;
 
-axis_handshake_rules #(.PAYLOAD_WIDTH(12), .ENVIRONMENT(1)) input_rules (
-    .clk(clk), .rst(rst), .valid(s_axis_tvalid), .ready(s_axis_tready), .payload(input_beat));
-axis_handshake_rules #(.PAYLOAD_WIDTH(12), .ENVIRONMENT(0)) output_rules (
-    .clk(clk), .rst(rst), .valid(m_axis_tvalid), .ready(m_axis_tready), .payload(output_beat));
-axis_beat_scoreboard #(.PAYLOAD_WIDTH(12), .CHECK_PAYLOAD(BOUNDED_CHECKS)) scoreboard (
+axis_stream_checks #(.PAYLOAD_WIDTH(12), .CHECK_PAYLOAD(BOUNDED_CHECKS)) stream_checks (
     .clk(clk), .rst(rst),
     .in_valid(s_axis_tvalid), .in_ready(s_axis_tready), .in_payload(input_beat),
     .out_valid(m_axis_tvalid), .out_ready(m_axis_tready), .out_payload(output_beat),

