@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import benches, coverage, formal, lint, report, runner, shards, suite, synth, timeouts, toolchain
+from dpuv.harness import benches, coverage, formal, lint, mutation, report, runner, shards, suite, synth, timeouts, toolchain
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -244,6 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     coverage_parser.add_argument("--report-only", action="store_true", help="only merge and report the last run's data")
     coverage_parser.set_defaults(handler=lambda arguments: coverage.report(lcov=arguments.lcov) if arguments.report_only
                                  else coverage.run(arguments.area, arguments.jobs, arguments.lcov))
+
+    mutation_parser = commands.add_parser("mutation", help="random mutants of one RTL area against its benches: the score")
+    mutation_parser.add_argument("--area", required=True, help="the RTL folder (rtl/<area>)")
+    mutation_parser.add_argument("--count", type=int, default=30, help="mutants to draw")
+    mutation_parser.add_argument("--seed", type=int, default=1, help="the draw's seed")
+    mutation_parser.set_defaults(handler=lambda arguments: mutation.main(arguments.area, arguments.count, arguments.seed))
 
     suite_parser = commands.add_parser("suite", help="the test suite (make test / make regress), whole or one shard")
     suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")

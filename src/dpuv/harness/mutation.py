@@ -1,0 +1,269 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
+"""`make mutation AREA=<rtl folder> [COUNT=n] [SEED=s]`: the mutation score of an engine's RTL.
+
+The hand-written mutants of tb/<area>/manifest.toml are a regression set: each names the test that
+must catch it. This command measures instead: it finds every place in rtl/<area>/*.v where one
+of these mutation operators applies,
+
+- `compare`: == and != swapped, > and >= swapped, < made <=;
+- `logic`: && and || swapped;
+- `arith`: + and - swapped (outside bit ranges and part-selects);
+- `constant`: 1'b0 and 1'b1 swapped;
+- `held`: a nonblocking assignment `x <= e;` made `x <= x;` (the register holds);
+- `dropped`: an if's condition made always true;
+- `negated`: an if's condition negated;
+
+draws COUNT of them with SEED, and runs each on a copy of rtl/ against the regression benches that
+build the mutated file, on Verilator, cheapest first (by tests/durations.json), stopping at the
+first bench that fails. A mutant is `killed` when a bench fails, `survived` when every bench
+passes, `stillborn` when it does not build. Survivors print as diffs; those triaged as equivalent
+(tb/<area>/mutation_triage.toml: id = "why it cannot change behaviour") leave the score, which is
+killed / (killed + survived - equivalent). Lines inside `initial` blocks (parameter checks) and
+`ifdef FORMAL` sections are not mutated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import random
+import re
+import shutil
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from dpuv.harness import benches, runner, shards
+
+RTL = benches.PROJECT_ROOT / "rtl"
+RESULTS = benches.PROJECT_ROOT / "results" / "mutation"
+
+# (kind, pattern, replacement): a match's text becomes the replacement
+_OPERATORS = (
+    ("compare", re.compile(r"(?<![=!<>])==(?!=)"), "!="),
+    ("compare", re.compile(r"!=(?!=)"), "=="),
+    ("compare", re.compile(r"(?<![>=<-])>=(?!=)"), ">"),
+    ("compare", re.compile(r"(?<![>=<-])>(?![>=])"), ">="),
+    ("compare", re.compile(r"(?<![<])<(?![<=])"), "<="),
+    ("logic", re.compile(r"&&"), "||"),
+    ("logic", re.compile(r"\|\|"), "&&"),
+    ("arith", re.compile(r"(?<![+])\+(?![+:=])"), "-"),
+    ("arith", re.compile(r"(?<![-])-(?![-:>])"), "+"),
+    ("constant", re.compile(r"1'b0"), "1'b1"),
+    ("constant", re.compile(r"1'b1"), "1'b0"),
+)
+_HELD = re.compile(r"^(\s*)([A-Za-z_]\w*)(\s*<=\s*)(?!\2\s*;)(.+);(\s*)$")
+_IF = re.compile(r"\bif\s*\(")
+_SKIPPED_LINE = re.compile(r"^\s*(parameter|localparam|input|output|inout|module|endmodule|`|function|task|"
+                           r"(reg|wire|integer|genvar)\b[^=]*;)")
+
+
+class MutationError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Mutation:
+    file: str       # relative to the project
+    line: int       # 1-based
+    kind: str
+    original: str   # the line as it is
+    mutated: str    # the line as the mutant has it
+
+    @property
+    def id(self) -> str:
+        column = next((i for i, (a, b) in enumerate(zip(self.original, self.mutated)) if a != b), 0)
+        return f"{Path(self.file).name}:{self.line}:{column}:{self.kind}"
+
+    def apply(self, text: str) -> str:
+        lines = text.split("\n")
+        if lines[self.line - 1] != self.original:
+            raise MutationError(f"{self.id}: line {self.line} of {self.file} is no longer what the mutant broke")
+        lines[self.line - 1] = self.mutated
+        return "\n".join(lines)
+
+    def diff(self) -> str:
+        return "".join(difflib.unified_diff([self.original + "\n"], [self.mutated + "\n"],
+                                            f"a/{self.file}", f"b/{self.file}", lineterm="\n", n=0)).replace(
+            "@@ -1 +1 @@", f"@@ -{self.line} +{self.line} @@")
+
+
+def _code_part(line: str) -> str:
+    return line.split("//", 1)[0]
+
+
+def _outside_brackets(code: str, position: int) -> bool:
+    return code[:position].count("[") == code[:position].count("]")
+
+
+def _condition_span(code: str, start: int) -> tuple[int, int] | None:
+    """The span of the condition inside the parentheses that open at code[start - 1]."""
+    depth = 1
+    for index in range(start, len(code)):
+        depth += {"(": 1, ")": -1}.get(code[index], 0)
+        if depth == 0:
+            return start, index
+    return None
+
+
+def _line_mutations(file: str, number: int, line: str) -> list[Mutation]:
+    code = _code_part(line)
+    found = []
+    for kind, pattern, replacement in _OPERATORS:
+        for match in pattern.finditer(code):
+            if kind == "arith" and not _outside_brackets(code, match.start()):
+                continue
+            mutated = line[:match.start()] + replacement + line[match.end():]
+            found.append(Mutation(file, number, kind, line, mutated))
+    held = _HELD.match(code)
+    if held and "<=" in code and "?" not in held.group(2):
+        indent, target, arrow = held.group(1), held.group(2), held.group(3)
+        found.append(Mutation(file, number, "held", line, f"{indent}{target}{arrow}{target};{line[len(code):]}"))
+    for match in _IF.finditer(code):
+        span = _condition_span(code, match.end())
+        if span:
+            condition = code[span[0]:span[1]]
+            found.append(Mutation(file, number, "dropped", line, line[:span[0]] + "1'b1" + line[span[1]:]))
+            found.append(Mutation(file, number, "negated", line, line[:span[0]] + f"!({condition})" + line[span[1]:]))
+    return found
+
+
+def mutations_of(path: Path) -> list[Mutation]:
+    """Every mutation the operators allow in one RTL file, outside initial blocks and formal code."""
+    relative = str(path.relative_to(benches.PROJECT_ROOT))
+    found: list[Mutation] = []
+    in_initial = in_formal = False
+    for number, line in enumerate(path.read_text().split("\n"), start=1):
+        stripped = line.strip()
+        if stripped.startswith("`ifdef FORMAL"):
+            in_formal = True
+        if in_formal:
+            in_formal = not stripped.startswith("`endif")
+            continue
+        if stripped.startswith("initial begin"):
+            in_initial = True
+        if in_initial:
+            in_initial = line.rstrip() != "end"
+            continue
+        if not stripped or stripped.startswith("//") or _SKIPPED_LINE.match(line) or "$" in _code_part(line):
+            continue
+        found += _line_mutations(relative, number, line)
+    return found
+
+
+def area_files(area: str) -> list[Path]:
+    folder = RTL / area
+    if not folder.is_dir() or area in ("boards",):
+        choices = sorted(p.name for p in RTL.iterdir() if p.is_dir() and any(p.glob("*.v")))
+        raise MutationError(f"no RTL area {area!r}: choose one of {', '.join(choices)}")
+    return sorted(folder.glob("*.v"))
+
+
+def draw(area: str, count: int, seed: int) -> list[Mutation]:
+    candidates = [mutation for path in area_files(area) for mutation in mutations_of(path)]
+    return sorted(random.Random(seed).sample(candidates, min(count, len(candidates))), key=lambda m: (m.file, m.line))
+
+
+def benches_for(file: str) -> list[benches.Bench]:
+    """The regression benches that build a file, cheapest first (by the committed durations)."""
+    durations = shards.read_durations()
+    target = (benches.PROJECT_ROOT / file).resolve()
+
+    def cost(bench: benches.Bench) -> float:
+        return min((seconds for node, seconds in durations.items()
+                    if f"[{bench.name}-" in node and node.endswith("-verilator]")), default=1e9)
+
+    found = [bench for bench in benches.BENCHES if target in bench.sources()]
+    return sorted(found, key=lambda bench: (cost(bench), bench.name))
+
+
+@dataclass
+class MutantResult:
+    mutation: Mutation
+    outcome: str = "stillborn"   # killed, survived or stillborn
+    killed_by: str = ""
+    seconds: float = 0.0
+
+
+def run_mutant(mutation: Mutation, scratch: Path) -> MutantResult:
+    result = MutantResult(mutation)
+    started = time.monotonic()
+    mutant_rtl = scratch / "rtl"
+    shutil.rmtree(mutant_rtl, ignore_errors=True)
+    shutil.copytree(RTL, mutant_rtl)
+    target = mutant_rtl / Path(mutation.file).relative_to("rtl")
+    target.write_text(mutation.apply(target.read_text()))
+    candidates = benches_for(mutation.file)
+    if not candidates:
+        raise MutationError(f"no regression bench builds {mutation.file}")
+    built_any = False
+    for bench in candidates:
+        file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
+                           else file_list for file_list in bench.file_lists)
+        built = dataclasses.replace(bench.built_from(file_lists, f"mutation-{bench.name}"), quick_compile=True)
+        run = runner.run(built, bench.parameter_sets[0], "verilator", seed=1, quiet=True, record=False)
+        if not run.outcomes and run.error.startswith("build failed"):
+            continue
+        built_any = True
+        if not run.passed:
+            result.outcome, result.killed_by = "killed", f"{bench.name}: " + next(
+                (outcome.name for outcome in run.outcomes if not outcome.passed), run.error[:80])
+            break
+    else:
+        result.outcome = "survived" if built_any else "stillborn"
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def triage(area: str) -> dict[str, str]:
+    """Survivors judged equivalent, by mutant id, with the reason (tb/<area>/mutation_triage.toml)."""
+    path = benches.TB_ROOT / area / "mutation_triage.toml"
+    if not path.exists():
+        return {}
+    entries = tomllib.loads(path.read_text()).get("equivalent", {})
+    missing = [mutant for mutant, why in entries.items() if not str(why).strip()]
+    if missing:
+        raise MutationError(f"{path}: equivalent mutants without a reason: {missing}")
+    return entries
+
+
+def score(results: list[MutantResult], equivalent: dict[str, str]) -> tuple[int, int, int, int, float | None]:
+    killed = sum(result.outcome == "killed" for result in results)
+    survived = sum(result.outcome == "survived" for result in results)
+    stillborn = sum(result.outcome == "stillborn" for result in results)
+    judged = sum(result.outcome == "survived" and result.mutation.id in equivalent for result in results)
+    live = killed + survived - judged
+    return killed, survived, stillborn, judged, (killed / live if live else None)
+
+
+def main(area: str, count: int = 30, seed: int = 1) -> int:
+    mutations = draw(area, count, seed)
+    equivalent = triage(area)
+    print(f"mutation: {len(mutations)} mutants of rtl/{area} (seed {seed}), on Verilator", flush=True)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="dpuv-mutation-") as scratch:
+        for index, mutation in enumerate(mutations, start=1):
+            result = run_mutant(mutation, Path(scratch))
+            results.append(result)
+            print(f"  {index:3}/{len(mutations)} {result.outcome:9} {mutation.id:42} {result.seconds:6.1f}s "
+                  f"{result.killed_by}", flush=True)
+    killed, survived, stillborn, judged, value = score(results, equivalent)
+    for result in results:
+        if result.outcome == "survived":
+            why = equivalent.get(result.mutation.id)
+            print(f"\nsurvived {result.mutation.id}" + (f" (equivalent: {why})" if why else " (not triaged)"))
+            print(result.mutation.diff(), end="")
+    shown = f"{100 * value:.1f} %" if value is not None else "-"
+    print(f"\nrtl/{area}: {killed} killed, {survived} survived ({judged} equivalent), {stillborn} stillborn; "
+          f"score {shown} of the non-equivalent mutants")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{area}.json").write_text(json.dumps({
+        "area": area, "seed": seed, "count": count, "killed": killed, "survived": survived, "stillborn": stillborn,
+        "equivalent": judged, "score": value,
+        "mutants": [{"id": r.mutation.id, "kind": r.mutation.kind, "outcome": r.outcome, "killed_by": r.killed_by,
+                     "seconds": round(r.seconds, 1), "diff": r.mutation.diff()} for r in results]}, indent=1))
+    return 0

@@ -1,0 +1,88 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
+"""`make mutation`: the operators find the places they name and only those, a draw is the same
+for the same seed, each mutant changes one line and applies to the file as it is, the benches
+that build a file are found, and the score leaves out stillborn and equivalent mutants."""
+
+import pytest
+
+from dpuv.harness import benches, mutation
+
+
+def _mutated(line: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for mutant in mutation._line_mutations("rtl/common/x.v", 1, line):
+        found.setdefault(mutant.kind, set()).add(mutant.mutated)
+    return found
+
+
+def test_each_operator_changes_what_it_names():
+    assert _mutated("assign ready = valid && (count != 4'd3);") == {
+        "logic": {"assign ready = valid || (count != 4'd3);"},
+        "compare": {"assign ready = valid && (count == 4'd3);"},
+    }
+    assert _mutated("        count <= count + 1'b1;") == {
+        "arith": {"        count <= count - 1'b1;"},
+        "constant": {"        count <= count + 1'b0;"},
+        "held": {"        count <= count;"},
+    }
+    found = _mutated("    if (level >= limit) begin")
+    assert found["compare"] == {"    if (level > limit) begin"}
+    assert found["dropped"] == {"    if (1'b1) begin"}
+    assert found["negated"] == {"    if (!(level >= limit)) begin"}
+
+
+def test_bit_ranges_part_selects_shifts_and_comments_are_left_alone():
+    assert _mutated("assign low = data[WIDTH-1:0] >> 2; // a + b < c") == {}
+    assert "arith" not in _mutated("assign lane = data[index*8 +: 8];")
+    assert _mutated("assign mask = {WIDTH{1'b1}} << shift;") == {"constant": {"assign mask = {WIDTH{1'b0}} << shift;"}}
+
+
+def test_initial_blocks_declarations_and_formal_code_are_not_mutated(tmp_path, monkeypatch):
+    monkeypatch.setattr(benches, "PROJECT_ROOT", tmp_path)
+    source = tmp_path / "rtl" / "x.v"
+    source.parent.mkdir()
+    source.write_text("\n".join([
+        "module x #(parameter W = 8 + 1) (input wire a, output reg b);",
+        "initial begin",
+        "    if (W < 2) $error(\"no\");",
+        "end",
+        "wire [W-1:0] c;",
+        "`ifdef FORMAL",
+        "always @(*) if (a) assert(b == 1'b1);",
+        "`endif",
+        "always @(posedge a) b <= !b && a;",
+        "endmodule",
+    ]))
+    found = mutation.mutations_of(source)
+    assert found and {mutant.line for mutant in found} == {9}
+    mutant = next(m for m in found if m.kind == "logic")
+    text = mutant.apply(source.read_text())
+    assert "b <= !b || a;" in text and text.count("\n") == source.read_text().count("\n")
+    with pytest.raises(mutation.MutationError, match="no longer"):
+        mutant.apply(source.read_text().replace("!b && a", "!b & a"))
+    assert "@@ -9 +9 @@" in mutant.diff() and "+always @(posedge a) b <= !b || a;" in mutant.diff()
+
+
+def test_a_draw_is_fixed_by_its_seed_and_draws_from_the_area():
+    first = mutation.draw("common", 30, seed=4)
+    assert first == mutation.draw("common", 30, seed=4) and len(first) == 30
+    assert first != mutation.draw("common", 30, seed=5)
+    assert all(mutant.file.startswith("rtl/common/") for mutant in first)
+    assert len({mutant.id for mutant in first}) == 30
+    with pytest.raises(mutation.MutationError, match="no RTL area 'nowhere'"):
+        mutation.draw("nowhere", 3, seed=1)
+
+
+def test_the_benches_that_build_a_file_are_found_cheapest_first():
+    found = [bench.name for bench in mutation.benches_for("rtl/common/crc32.v")]
+    assert "crc32" in found
+    assert all(benches.PROJECT_ROOT / "rtl/common/crc32.v" in benches.find(name).sources() for name in found)
+
+
+def test_the_score_counts_only_live_mutants():
+    mutants = mutation.draw("common", 4, seed=1)
+    results = [mutation.MutantResult(mutants[0], "killed"), mutation.MutantResult(mutants[1], "survived"),
+               mutation.MutantResult(mutants[2], "survived"), mutation.MutantResult(mutants[3], "stillborn")]
+    assert mutation.score(results, {}) == (1, 2, 1, 0, 1 / 3)
+    assert mutation.score(results, {mutants[2].id: "same value either way"}) == (1, 2, 1, 1, 0.5)
