@@ -74,10 +74,16 @@ def test_a_draw_is_fixed_by_its_seed_and_draws_from_the_area():
         mutation.draw("nowhere", 3, seed=1)
 
 
-def test_the_benches_that_build_a_file_are_found_cheapest_first():
-    found = [bench.name for bench in mutation.benches_for("rtl/common/crc32.v")]
-    assert "crc32" in found
-    assert all(benches.PROJECT_ROOT / "rtl/common/crc32.v" in benches.find(name).sources() for name in found)
+def test_a_mutant_runs_against_the_benches_whose_design_holds_its_module():
+    # The common file list compiles every common block; the crc32 bench holds only crc32
+    assert "crc32" in mutation.instantiated_modules(benches.find("crc32"))
+    assert "axi_dma_read" not in mutation.instantiated_modules(benches.find("crc32"))
+    assert [bench.name for bench in mutation.benches_for("rtl/common/axi_dma_read.v", "common")] == ["axi_dma_read"]
+    # The responder is held by the RDMA area's engine benches, and no bench of the cluster area's
+    responder = mutation.benches_for("rtl/rdma/roce_responder.v", "rdma")
+    assert responder and all(bench.area == "rdma" for bench in responder) and len(responder) <= mutation.MAX_BENCHES
+    # A module no bench of its area holds is tried on the others' (the collective engine, in the cluster)
+    assert {bench.area for bench in mutation.benches_for("rtl/collective/collective_engine.v", "collective")} == {"cluster"}
 
 
 def test_the_score_counts_only_live_mutants():

@@ -14,9 +14,10 @@ of these mutation operators applies,
 - `dropped`: an if's condition made always true;
 - `negated`: an if's condition negated;
 
-draws COUNT of them with SEED, and runs each on a copy of rtl/ against the regression benches that
-build the mutated file, on Verilator, cheapest first (by tests/durations.json), stopping at the
-first bench that fails. A mutant is `killed` when a bench fails, `survived` when every bench
+draws COUNT of them with SEED, and runs each on a copy of rtl/ against the regression benches whose
+design holds the mutated module, on Verilator: the area's own benches (the others only for a
+module no bench of the area holds), cheapest first by tests/durations.json, at most three,
+stopping at the first bench that fails. A mutant is `killed` when a bench fails, `survived` when every bench
 passes, `stillborn` when it does not build. Survivors print as diffs; those triaged as equivalent
 (tb/<area>/mutation_triage.toml: id = "why it cannot change behaviour") leave the score, which is
 killed / (killed + survived - equivalent). Lines inside `initial` blocks (parameter checks) and
@@ -168,17 +169,46 @@ def draw(area: str, count: int, seed: int) -> list[Mutation]:
     return sorted(random.Random(seed).sample(candidates, min(count, len(candidates))), key=lambda m: (m.file, m.line))
 
 
-def benches_for(file: str) -> list[benches.Bench]:
-    """The regression benches that build a file, cheapest first (by the committed durations)."""
+_MODULE = re.compile(r"^\s*module\s+(\w+)", re.M)
+_INSTANCE = re.compile(r"\b(\w+)\s*(?:#\s*\(|\w+\s*\()")
+# A survivor has run against this many benches at most (those of its own area first)
+MAX_BENCHES = 3
+
+
+def instantiated_modules(bench: benches.Bench) -> set[str]:
+    """The modules a bench's design really holds: its top and what it instantiates, transitively
+    (a file list compiles more files than a small bench uses)."""
+    bodies: dict[str, str] = {}
+    for source in bench.sources():
+        if source.suffix in (".v", ".sv"):
+            text = source.read_text(errors="replace")
+            for match in _MODULE.finditer(text):
+                bodies[match.group(1)] = text[match.end():text.find("endmodule", match.end())]
+    held, waiting = set(), [bench.toplevel]
+    while waiting:
+        module = waiting.pop()
+        if module in held or module not in bodies:
+            continue
+        held.add(module)
+        waiting += [name for name in _INSTANCE.findall(bodies[module]) if name in bodies and name not in held]
+    return held
+
+
+def benches_for(file: str, area: str | None = None) -> list[benches.Bench]:
+    """The regression benches whose design holds a file's module: the area's own when it has any
+    (else the others), cheapest first by the committed durations, at most MAX_BENCHES."""
     durations = shards.read_durations()
-    target = (benches.PROJECT_ROOT / file).resolve()
+    path = benches.PROJECT_ROOT / file
+    modules = set(_MODULE.findall(path.read_text()))
 
     def cost(bench: benches.Bench) -> float:
         return min((seconds for node, seconds in durations.items()
                     if f"[{bench.name}-" in node and node.endswith("-verilator]")), default=1e9)
 
-    found = [bench for bench in benches.BENCHES if target in bench.sources()]
-    return sorted(found, key=lambda bench: (cost(bench), bench.name))
+    found = [bench for bench in benches.BENCHES
+             if path.resolve() in bench.sources() and modules & instantiated_modules(bench)]
+    own = [bench for bench in found if bench.area == area]
+    return sorted(own or found, key=lambda bench: (cost(bench), bench.name))[:MAX_BENCHES]
 
 
 @dataclass
@@ -189,7 +219,7 @@ class MutantResult:
     seconds: float = 0.0
 
 
-def run_mutant(mutation: Mutation, scratch: Path) -> MutantResult:
+def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None) -> MutantResult:
     result = MutantResult(mutation)
     started = time.monotonic()
     mutant_rtl = scratch / "rtl"
@@ -197,7 +227,7 @@ def run_mutant(mutation: Mutation, scratch: Path) -> MutantResult:
     shutil.copytree(RTL, mutant_rtl)
     target = mutant_rtl / Path(mutation.file).relative_to("rtl")
     target.write_text(mutation.apply(target.read_text()))
-    candidates = benches_for(mutation.file)
+    candidates = benches_for(mutation.file, area)
     if not candidates:
         raise MutationError(f"no regression bench builds {mutation.file}")
     built_any = False
@@ -247,7 +277,7 @@ def main(area: str, count: int = 30, seed: int = 1) -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="dpuv-mutation-") as scratch:
         for index, mutation in enumerate(mutations, start=1):
-            result = run_mutant(mutation, Path(scratch))
+            result = run_mutant(mutation, Path(scratch), area)
             results.append(result)
             print(f"  {index:3}/{len(mutations)} {result.outcome:9} {mutation.id:42} {result.seconds:6.1f}s "
                   f"{result.killed_by}", flush=True)
