@@ -235,7 +235,8 @@ def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None) -> Mu
         file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
                            else file_list for file_list in bench.file_lists)
         built = dataclasses.replace(bench.built_from(file_lists, f"mutation-{bench.name}"), quick_compile=True)
-        run = runner.run(built, bench.parameter_sets[0], "verilator", seed=1, quiet=True, record=False)
+        run = runner.run(built, bench.parameter_sets[0], "verilator", seed=1, quiet=True, record=False,
+                         results_root=scratch / "results")
         if not run.outcomes and run.error.startswith("build failed"):
             continue
         built_any = True

@@ -188,11 +188,13 @@ def run(
     quiet: bool = True,
     record: bool = True,
     environment: dict[str, str] | None = None,
+    results_root: Path | None = None,
 ) -> RunResult:
     """Build if needed, run the bench's cocotb tests, and collect outcomes; never raises on a
     failing test. quiet sends the simulator's output to a log file instead of the console; record
     keeps the run out of the session summary when False (runs that are meant to fail);
-    environment passes extra variables to the cocotb test (a job description, say)."""
+    environment passes extra variables to the cocotb test (a job description, say); results_root
+    puts the run's files somewhere other than the suite's results (a tool's scratch folder)."""
     simulator = toolchain.find(simulator_name)
     toolchain.activate(simulator)
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
@@ -201,7 +203,7 @@ def run(
     build_parameters = {**parameters, **(stamp_parameters() if bench.stamped else {})}
     folder = build_dir(bench, parameters, simulator.name, waves)
     # One folder per seed: a regression runs the same build with many
-    results_dir = RESULTS_ROOT / "runs" / folder.relative_to(BUILD_ROOT) / f"seed{seed}"
+    results_dir = (results_root or RESULTS_ROOT) / "runs" / folder.relative_to(BUILD_ROOT) / f"seed{seed}"
     results_dir.mkdir(parents=True, exist_ok=True)
     results_xml = results_dir / "results.xml"
     result.perf_file = results_dir / "perf.json"
