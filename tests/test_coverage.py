@@ -54,3 +54,9 @@ def test_a_bench_built_with_coverage_writes_points_the_report_reads(tmp_path, re
     figures = coverage.collect(tmp_path).by_engine()["common"]
     hit, total = figures["line"]
     assert total > 0 and 0 < hit <= total and figures["toggle"][1] > 0, figures
+
+
+def test_figures_below_their_goal_are_marked():
+    assert coverage.below_goal("toggle", 84, 100) and not coverage.below_goal("toggle", 85, 100)
+    assert coverage.below_goal("line", 94, 100) and not coverage.below_goal("branch", 9, 10)
+    assert not coverage.below_goal("line", 0, 0)

@@ -35,6 +35,8 @@ from pathlib import Path
 from dpuv.harness import benches, runner
 
 KINDS = ("line", "branch", "toggle")
+# The goals every engine is held to (#15): the report marks each figure met or below
+GOALS = {"line": 95.0, "branch": 90.0, "toggle": 85.0}
 # Verilator's page prefixes, by the kind they are reported as
 _PAGE_KINDS = {"v_line": "line", "v_branch": "branch", "v_expr": "expression", "v_toggle": "toggle",
                "v_user": "user", "v_fsm": "fsm"}
@@ -107,14 +109,20 @@ def percent(hit: int, total: int) -> str:
     return f"{100.0 * hit / total:.1f} %" if total else "-"
 
 
+def below_goal(kind: str, hit: int, total: int) -> bool:
+    return bool(total) and 100.0 * hit / total < GOALS[kind]
+
+
 def table(coverage: Coverage) -> str:
     lines = [f"{'engine':<12}" + "".join(f"{kind:>22}" for kind in KINDS)]
     for engine, kinds in sorted(coverage.by_engine().items()):
         cells = []
         for kind in KINDS:
             hit, total = kinds.get(kind, (0, 0))
-            cells.append(f"{percent(hit, total)} ({hit}/{total})" if total else "-")
+            mark = "*" if below_goal(kind, hit, total) else " "
+            cells.append(f"{percent(hit, total)}{mark}({hit}/{total})" if total else "-")
         lines.append(f"{engine:<12}" + "".join(f"{cell:>22}" for cell in cells))
+    lines.append("(* below the goal: " + ", ".join(f"{kind} {goal:.0f} %" for kind, goal in GOALS.items()) + ")")
     lines.append(f"(from {coverage.files_read} coverage.dat files of Verilator bench runs; a point is hit when any "
                  f"instance hit it in any run)")
     return "\n".join(lines)
@@ -141,7 +149,8 @@ def _file_page(source: str, points: list[tuple[Point, int]]) -> str:
 
 
 _STYLE = ("<style>body{font-family:sans-serif} table{border-collapse:collapse} td{padding:0 6px;vertical-align:top}"
-          " pre{margin:0} tr.missed{background:#fdd} tr.hit{background:#efe} th{text-align:left}</style>")
+          " pre{margin:0} tr.missed{background:#fdd} tr.hit{background:#efe} th{text-align:left}"
+          " td.below{color:#a00;font-weight:bold} td.met{color:#060}</style>")
 
 
 def write_html(coverage: Coverage, folder: Path) -> Path:
@@ -151,7 +160,8 @@ def write_html(coverage: Coverage, folder: Path) -> Path:
         points_by_file[point.file].append((point, count))
     rows = []
     for engine, kinds in sorted(coverage.by_engine().items()):
-        cells = "".join(f"<td>{percent(*kinds.get(kind, (0, 0)))} ({kinds.get(kind, (0, 0))[0]}/"
+        cells = "".join(f'<td class="{"below" if below_goal(kind, *kinds.get(kind, (0, 0))) else "met"}">'
+                        f"{percent(*kinds.get(kind, (0, 0)))} ({kinds.get(kind, (0, 0))[0]}/"
                         f"{kinds.get(kind, (0, 0))[1]})</td>" for kind in KINDS)
         rows.append(f"<tr><th>{engine}</th>{cells}</tr>")
     file_rows = []
@@ -166,7 +176,9 @@ def write_html(coverage: Coverage, folder: Path) -> Path:
     index = folder / "index.html"
     index.write_text(f"<!doctype html><meta charset=utf-8><title>dpuv code coverage</title>{_STYLE}"
                      f"<h1>dpuv code coverage (Verilator)</h1><p>{coverage.files_read} runs merged; a point is hit "
-                     f"when any instance of its module hit it.</p><h2>Per engine</h2><table><tr><th>engine</th>"
+                     f"when any instance of its module hit it. Goals: "
+                     + ", ".join(f"{kind} {goal:.0f} %" for kind, goal in GOALS.items())
+                     + " (red: below).</p><h2>Per engine</h2><table><tr><th>engine</th>"
                      f"{header}</tr>{''.join(rows)}</table><h2>Per file</h2><table><tr><th>file</th>{header}</tr>"
                      f"{''.join(file_rows)}</table>")
     return index
