@@ -14,12 +14,12 @@ import os
 
 import pytest
 
-from dpuv.harness import benches, runner, toolchain
+from dpuv.harness import benches, runner, suite, toolchain
 
 # Seeds per case: 1 in `make test`, SEEDS in `make regress` (each a case of its own)
 SEEDS = int(os.environ.get("DPUV_SEEDS") or 1)
 # `make regress` also runs the parameter sets a bench keeps for that tier (the long sweeps)
-REGRESS = os.environ.get("DPUV_TIER") == "regress"
+REGRESS = suite.regress_tier()
 CASES = [
     pytest.param(bench, parameters, simulator, seed_index,
                  id=f"{bench.name}-{runner.parameter_slug(parameters)}-{simulator}"

@@ -26,6 +26,11 @@ from dpuv import PROJECT_ROOT
 from dpuv.harness import cocotb_junit, report, shards
 
 RESULTS = Path("results")
+
+
+def regress_tier() -> bool:
+    """Whether this process runs inside `make regress` (DPUV_TIER=regress) rather than `make test`."""
+    return os.environ.get("DPUV_TIER") == "regress"
 # Beside each run's JUnit file: the tier, seeds and pytest arguments that chose its tests
 SELECTION_FILE = "selection.json"
 
