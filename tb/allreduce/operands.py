@@ -44,5 +44,7 @@ def random_operands(rng: np.random.Generator, dtype_name: str, count: int):
         return np.concatenate([patterns[0], near[0]]), np.concatenate([patterns[1], near[1]])
     info = np.iinfo(dtype.numpy_type)
     draws = rng.integers(info.min, info.max, size=(2, count), endpoint=True).astype(dtype.numpy_type)
-    draws[0, :4], draws[1, :4] = [info.max, info.min, info.max, -1], [1, -1, info.max, info.min]
+    # The extremes, their wrap-arounds, and zero against either sign
+    fixed = np.array([[info.max, info.min, info.max, -1, 0, 0], [1, -1, info.max, info.min, 0, info.min]])[:, :count]
+    draws[:, :fixed.shape[1]] = fixed
     return draws[0].view(dtype.unsigned), draws[1].view(dtype.unsigned)

@@ -13,6 +13,7 @@ from dpuv.tb.testbench import (CycleCounter, HandshakeMonitor, pauses, quiet, st
                                 stream_ends, test_rng)
 
 from operands import edge_values, random_operands
+import operand_coverage
 
 FLOAT_TYPES = [name for name, dtype in DTYPES.items() if dtype.floating]
 
@@ -87,6 +88,7 @@ def assert_bit_exact(got, expected, dtype_name, op, incoming, local):
         raise AssertionError(
             f"{dtype_name} {op}: {mismatches.size} of {expected.size} elements wrong; first at {index}: "
             f"{incoming[index]:#x} (op) {local[index]:#x} gave {got[index]:#x}, model {expected[index]:#x}")
+    operand_coverage.sample(dtype_name, op, incoming, local)
 
 
 @cocotb.test(timeout_time=10, timeout_unit="us")

@@ -20,6 +20,7 @@ from dpuv.tb.pcap_capture import WireCapture
 from dpuv.drivers.rdma import EngineCompletion, HostQueues
 from dpuv.regs.maps import rdma_engine
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset
+from rdma_coverage import WireCoverage, completions as cover_completions
 
 DUT_QPN = 0x11
 PEER_QPN = 0x2345
@@ -58,6 +59,8 @@ class TB:
         self.tx.set_pause_generator(pauses(rng, backpressure))
         self.to_dut = LossyWire(wire, rng.getrandbits(32))
         self.from_dut = LossyWire(wire, rng.getrandbits(32))
+        self.coverage_in = WireCoverage("to_engine", wire)
+        self.coverage_out = WireCoverage("from_engine", wire)
         self.bus = AxiLiteAccess(dut, dut.clk, dut.rst)
         quiet(self.bus.master.write_if, self.bus.master.read_if)
         self.registers = self.bus.window(0, rdma_engine.BLOCK)
@@ -73,6 +76,8 @@ class TB:
         self.pmtu = PMTU
         # Peer QPs whose PMTU is not `pmtu`: the engine's frames to them are parsed at theirs
         self.peer_pmtus: dict[int, int] = {}
+        # ... and the engine's QPs whose PMTU is not `pmtu`: frames to them are classed at theirs
+        self.engine_pmtus: dict[int, int] = {}
         # Frames the engine sent poisoned (ICRC inverted) on purpose, as they went out
         self.poisoned: list[bytes] = []
         self.capture = WireCapture()
@@ -125,7 +130,9 @@ class TB:
                 f"{[len(done) for done in completions]} of {expected} completions after {limit_cycles} cycles"
             await self.step(peers, junk.pop(0) if junk else None)
             for index, peer in enumerate(peers):
-                completions[index] += peer.take_completions()
+                taken = peer.take_completions()
+                cover_completions(taken)
+                completions[index] += taken
             await ClockCycles(self.dut.clk, LOOP_CYCLES)
         self.capture.save()
         await self.read_events()
@@ -142,12 +149,20 @@ class TB:
 
         self.memory.read_if._read = failing_read
 
+    def pmtu_of(self, qpn: int) -> int:
+        """The PMTU of the peer QP `qpn` (the engine's frames to it are parsed at that size)."""
+        return self.peer_pmtus.get(qpn, self.pmtu)
+
+    def _deliver_to_engine(self, frame: bytes) -> None:
+        self.delivered.append(frame)
+        self.coverage_in.frame(frame, self.engine_pmtus.get(int.from_bytes(frame[47:50], "big"), self.pmtu))
+
     def parse_sent(self, frame: bytes):
         """A frame the engine sent: it must parse cleanly (and scapy must agree), unless the engine
         poisoned it on purpose, in which case its ICRC is exactly the inverse of the right one.
         The packet, or None for a poisoned frame."""
         try:
-            packet = parse_frame(frame, self.peer_pmtus.get(int.from_bytes(frame[47:50], "big"), self.pmtu))
+            packet = parse_frame(frame, self.pmtu_of(int.from_bytes(frame[47:50], "big")))
         except MalformedFrame as error:
             difference = bytes(sent ^ right for sent, right in zip(frame, reseal_icrc(frame)))
             if error.cause is not MalformedCause.BAD_ICRC or difference.count(0xFF) != ICRC_BYTES \
@@ -162,7 +177,7 @@ class TB:
         """Hand frames to the engine back to back, wait `settle_cycles`, and return the packets
         it sent meanwhile (each parsed and checked with scapy)."""
         for frame in frames:
-            self.delivered.append(frame)
+            self._deliver_to_engine(frame)
             await self.rx.send(AxiStreamFrame(frame))
         await ClockCycles(self.dut.clk, settle_cycles)
         packets = []
@@ -170,6 +185,7 @@ class TB:
             packet = self.parse_sent(bytes(self.tx.recv_nowait().tdata))
             if packet is not None:
                 packets.append(packet)
+                self.coverage_out.packet(packet, self.pmtu_of(packet.bth.dest_qp))
         self.sent += packets
         return packets
 
@@ -184,7 +200,7 @@ class TB:
         if junk is not None:
             self.to_dut.send(junk, now)
         for frame in self.to_dut.deliver(now):
-            self.delivered.append(frame)
+            self._deliver_to_engine(frame)
             self.capture.record(frame, now)
             await self.rx.send(AxiStreamFrame(frame))
         while not self.tx.empty():
@@ -194,6 +210,7 @@ class TB:
                 self.sequence_naks.append(packet.bth.psn)
             if packet is not None:
                 self.sent.append(packet)
+                self.coverage_out.packet(packet, self.pmtu_of(packet.bth.dest_qp))
             self.capture.record(frame, now)
             self.from_dut.send(frame, now)
         for frame in self.from_dut.deliver(now):

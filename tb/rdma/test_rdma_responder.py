@@ -655,6 +655,7 @@ async def qps_of_different_pmtus_each_keep_their_own(dut):
         await rdma.register_region(tb.registers, rkey, base, quarter)
         peer = QueuePair(QpConfig(peer_qpn, dut_qpn, PEER, DUT, pmtu=pmtu, local_ack_timeout=ACK_TIMEOUT_CODE))
         tb.peer_pmtus[peer_qpn] = pmtu
+        tb.engine_pmtus[dut_qpn] = pmtu
         shadow = bytearray(tb.memory.read(base, quarter))
         requests = random_writes(rng, shadow, 0, quarter // 2, 6, rkey=rkey, base=base, max_length=4 * pmtu)
         read_offset = quarter // 2

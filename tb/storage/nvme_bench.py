@@ -22,6 +22,7 @@ from dpuv.models.nvme_admin import create_queue
 from dpuv.drivers.nvme import AdminQueue, NvmeHost, QueuePair
 from dpuv.regs.pcie_bar import PcieBarAccess
 from dpuv.tb.testbench import build_parameters
+import nvme_coverage
 
 
 BAR0_BYTES = 32 * 1024
@@ -174,6 +175,7 @@ class TB:
         each tail doorbell once per batch, and reap every completion; per queue, in order."""
         completions = {pair.qid: [] for pair in pairs}
         pending = {pair.qid: list(submitted[pair.qid]) for pair in pairs}
+        nvme_coverage.io_queues(len(pairs), any(pair.tail + len(submitted[pair.qid]) >= pair.entries for pair in pairs))
         def progress() -> dict[int, str]:
             return {qid: f"{len(completions[qid])} of {len(submitted[qid])} completions" for qid in completions}
 
@@ -259,6 +261,7 @@ def check_io_completions(tb: TB, pairs: list[QueuePair], submitted: dict[int, li
             completion = got[key]
             assert completion.status_code == expected[key], (key, completion)
             assert completion.sq_head == tb.expected_sq_heads[key], (key, completion)
+            nvme_coverage.io_command(entry, 1 << tb.lba_shift, completion.status_code)
 
 
 def check_data(tb: TB, model: nvme_nvm.NvmModel, read_back: list[tuple[int, bytes]]) -> int:

@@ -29,6 +29,7 @@ from cocotb.triggers import FallingEdge, Timer
 from dpuv.models import nvme_admin
 from dpuv.models.nvme_admin import AdminModel, Answer, Identity, submission
 from dpuv.tb.testbench import build_parameters, pauses, start_clock_and_reset, test_rng
+import nvme_coverage
 
 PAGE = 4096
 # The low phase of the 4 ns clock is 2 ns: inputs set at the falling edge are read 1 ns later, and
@@ -268,6 +269,7 @@ class TB:
         wanted = (expected.result, expected.status_code, expected.status_type, expected.completes_now,
                   bool(expected.data) and succeeded)
         assert got == wanted, (f"{entry}: (DW0, SC, SCT, completes now, moves data) {got}, the model says {wanted}")
+        nvme_coverage.admin_command(entry.opcode, expected.status_code, expected.status_type)
         clears = entry.opcode == nvme_admin.OP_GET_LOG_PAGE and succeeded and not entry.cdw10 >> 15 & 1
         log_reads = (int(dut.error_log_read.value), int(dut.smart_log_read.value))
         assert log_reads == (int(clears and entry.cdw10 & 0xFF == nvme_admin.LOG_PAGE_ERROR_INFORMATION),

@@ -9,7 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import benches, coverage, formal, lint, mutation, report, runner, shards, suite, synth, timeouts, toolchain
+from dpuv.harness import (benches, coverage, formal, lint, mutation, report, runner, shards, suite, synth, testplan,
+                          timeouts, toolchain)
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -250,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     mutation_parser.add_argument("--count", type=int, default=30, help="mutants to draw")
     mutation_parser.add_argument("--seed", type=int, default=1, help="the draw's seed")
     mutation_parser.set_defaults(handler=lambda arguments: mutation.main(arguments.area, arguments.count, arguments.seed))
+
+    testplan_parser = commands.add_parser("testplan", help="hold a suite run to the testplans: testpoints, coverage bins")
+    testplan_parser.add_argument("results", type=Path, nargs="?", default=suite.RESULTS,
+                                 help="the results folder of a whole run (default results)")
+    testplan_parser.add_argument("--output", type=Path, default=suite.RESULTS / "report",
+                                 help="where testplan.json and testplan.html go")
+    testplan_parser.set_defaults(handler=lambda arguments: testplan.main(arguments.results, arguments.output))
 
     suite_parser = commands.add_parser("suite", help="the test suite (make test / make regress), whole or one shard")
     suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")

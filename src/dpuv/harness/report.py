@@ -21,7 +21,7 @@ def recorded_runs(results_root: Path) -> list[RunResult]:
         data = json.loads(record.read_text())
         result = RunResult(data["bench"], data["simulator"], data["parameters"], data["seed"])
         result.outcomes = [runner.TestOutcome(t["name"], t["passed"], t["message"], t.get("seconds", 0.0),
-                                              t.get("sim_time_ns", 0.0)) for t in data["tests"]]
+                                              t.get("sim_time_ns", 0.0), t.get("module", "")) for t in data["tests"]]
         result.error = data["error"]
         result.perf_file = data["perf_file"]
         results.append(result)

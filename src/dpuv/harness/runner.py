@@ -25,6 +25,7 @@ from pathlib import Path
 from cocotb_tools.runner import VerilatorControlFile, Verilog, get_runner
 
 from dpuv.harness import toolchain
+from dpuv.tb import functional_coverage
 from dpuv.harness.benches import HEADER_SUFFIX, PROJECT_ROOT, Bench
 
 # Builds are reused across runs; a run that must not share them (a nested suite in a test) sets DPUV_BUILD_DIR
@@ -32,6 +33,8 @@ BUILD_ROOT = PROJECT_ROOT / os.environ.get("DPUV_BUILD_DIR", "sim_build")
 # Results of this run; a shard of the suite keeps its own (DPUV_RESULTS_DIR, set by the suite command)
 RESULTS_ROOT = PROJECT_ROOT / os.environ.get("DPUV_RESULTS_DIR", "results")
 TIMESCALE = ("1ns", "1ps")
+# Beside each run's results: the covergroups its scoreboards sampled (dpuv.tb.functional_coverage)
+FUNCTIONAL_COVERAGE_FILE = "functional_coverage.yml"
 
 
 @dataclass
@@ -42,6 +45,8 @@ class TestOutcome:
     # Wall-clock seconds and simulated nanoseconds, as cocotb's results.xml gives them
     seconds: float = 0.0
     sim_time_ns: float = 0.0
+    # The cocotb module the test is in (a bench may run several)
+    module: str = ""
 
 
 @dataclass
@@ -85,8 +90,8 @@ class RunResult:
             "simulator": self.simulator,
             "parameters": self.parameters,
             "seed": self.seed,
-            "tests": [{"name": o.name, "passed": o.passed, "message": o.message, "seconds": o.seconds,
-                       "sim_time_ns": o.sim_time_ns} for o in self.outcomes],
+            "tests": [{"name": o.name, "module": o.module, "passed": o.passed, "message": o.message,
+                       "seconds": o.seconds, "sim_time_ns": o.sim_time_ns} for o in self.outcomes],
             "error": self.error,
             "perf_file": str(self.perf_file) if self.perf_file else None,
         }
@@ -168,7 +173,8 @@ def _read_outcomes(results_xml: Path) -> list[TestOutcome]:
         problems = [child for child in testcase if child.tag in ("failure", "error")]
         message = "; ".join((p.get("message") or p.text or p.tag).strip() for p in problems)
         outcomes.append(TestOutcome(testcase.get("name", "?"), not problems, message,
-                                    float(testcase.get("time", 0) or 0), float(testcase.get("sim_time_ns", 0) or 0)))
+                                    float(testcase.get("time", 0) or 0), float(testcase.get("sim_time_ns", 0) or 0),
+                                    testcase.get("classname", "")))
     return outcomes
 
 
@@ -207,7 +213,8 @@ def run(
     results_dir.mkdir(parents=True, exist_ok=True)
     results_xml = results_dir / "results.xml"
     result.perf_file = results_dir / "perf.json"
-    for stale in (results_xml, result.perf_file, results_dir / "coverage.dat"):
+    functional_coverage_file = results_dir / FUNCTIONAL_COVERAGE_FILE
+    for stale in (results_xml, result.perf_file, results_dir / "coverage.dat", functional_coverage_file):
         stale.unlink(missing_ok=True)
 
     sources = _sources(bench, simulator.name)
@@ -285,6 +292,7 @@ def run(
             log_file=results_dir / "sim.log" if quiet else None,
             # cocotbext-axi still uses cocotb 1.x spellings; their deprecation warnings are noise here.
             extra_env={"DPUV_PERF_FILE": str(result.perf_file), "DPUV_BENCH": bench.name,
+                       functional_coverage.FILE_VARIABLE: str(functional_coverage_file),
                        "DPUV_PARAMETERS": json.dumps(build_parameters),
                        "PYTHONWARNINGS": "ignore::DeprecationWarning", **(environment or {})},
         )
