@@ -215,9 +215,12 @@ class TB:
         raise AssertionError(f"{len(taken)} of {count} completions")
 
 
-def transfer_layout(rng, data_base: int, length: int, cursor: list) -> tuple[int, int, list[tuple[int, int]]]:
+def transfer_layout(rng, data_base: int, length: int, cursor: list,
+                    chained_lists: bool = False) -> tuple[int, int, list[tuple[int, int]]]:
     """PRP1 (a random dword offset into a fresh page), PRP2 (the second page, or a PRP list) and
-    the list entries to write, for a transfer of `length` bytes; pages taken from the data area."""
+    the list entries to write, for a transfer of `length` bytes; pages taken from the data area.
+    With chained_lists, half the lists start so near the end of their page that the rest of the
+    list must continue in another: the page's last entry then points to the next list page."""
     def take_page() -> int:
         cursor[0] += 4096
         return data_base + cursor[0] - 4096
@@ -229,17 +232,27 @@ def transfer_layout(rng, data_base: int, length: int, cursor: list) -> tuple[int
     pages = [take_page() for _ in range(-(-left // 4096))]
     if len(pages) == 1:
         return prp1, pages[0], []
-    list_page = take_page()
-    return prp1, list_page, [(list_page + 8 * index, page) for index, page in enumerate(pages)]
+    # Entries that fit in the list's first page: all of them, or (chained) fewer than it needs
+    room = rng.randrange(1, len(pages)) if chained_lists and rng.random() < 0.5 else 4096 // 8
+    pointer = take_page() + 4096 - 8 * room if room < 4096 // 8 else take_page()
+    list_start, entries = pointer, []
+    for index, page in enumerate(pages):
+        if pointer % 4096 == 4096 - 8 and index < len(pages) - 1:
+            next_list_page = take_page()
+            entries.append((pointer, next_list_page))
+            pointer = next_list_page
+        entries.append((pointer, page))
+        pointer += 8
+    return prp1, list_start, entries
 
 
-def host_buffers(tb: TB, rng, opcode: int, length: int, cursor: list) -> tuple[int, int]:
+def host_buffers(tb: TB, rng, opcode: int, length: int, cursor: list, chained_lists: bool = False) -> tuple[int, int]:
     """PRP1 and PRP2 for a Read or Write of `length` bytes (transfer_layout), the PRP list entries
     written to host memory and, for a Write, random data in its pages; (0, 0) for commands that
     move no host data."""
     if opcode not in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
         return 0, 0
-    prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor)
+    prp1, prp2, entries = transfer_layout(rng, tb.data_base, length, cursor, chained_lists)
     for address, page in entries:
         tb.write_memory(address, struct.pack("<Q", page))
     if opcode == nvme_nvm.OP_WRITE:
@@ -294,7 +307,7 @@ async def random_round(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel,
         length = blocks * block
         pair = rng.choice(pairs)
         slba = (pair.qid - 1) * slice_blocks + rng.randrange(slice_blocks - blocks + 1)
-        prp1, prp2 = host_buffers(tb, rng, opcode, length, cursor)
+        prp1, prp2 = host_buffers(tb, rng, opcode, length, cursor, chained_lists=True)
         tb.next_cid = (tb.next_cid + 1) & 0xFFFF
         entry = nvme_nvm.io_command(opcode, tb.next_cid, slba, blocks, prp1, prp2)
         expected[(pair.qid, tb.next_cid)] = model.execute(entry, tb.read_memory,

@@ -7,8 +7,8 @@ I/O queues' number and wrap-arounds (nvme_bench's run_commands).
 
 The PRP form follows from PRP1's offset and the transfer's length (NVMe base specification,
 PRP entries and PRP lists): one page is PRP1 alone, two pages put the second in PRP2, more put
-PRP2 at a PRP list, and a list longer than the rest of its page ends in a pointer to the next
-list page (a chained list)."""
+PRP2 at a PRP list, and a list longer than the rest of the page PRP2 points into ends in a pointer
+to the next list page (a chained list)."""
 
 from __future__ import annotations
 
@@ -47,8 +47,9 @@ QUEUES = Covergroup("storage.io_queues", {"count": QUEUE_COUNTS, "wrapped": ("no
                     crosses={"count_x_wrapped": ("count", "wrapped")})
 
 
-def prp_form(opcode: int, prp1: int, length: int) -> str:
-    """How a transfer of `length` bytes from PRP1 is described, by the pages it touches."""
+def prp_form(opcode: int, prp1: int, prp2: int, length: int) -> str:
+    """How a transfer of `length` bytes from PRP1 is described, by the pages it touches and, for
+    a list, whether its entries fit in the rest of the page PRP2 points into."""
     if opcode not in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
         return "none"
     pages = -(-(prp1 % PAGE + length) // PAGE)
@@ -56,16 +57,15 @@ def prp_form(opcode: int, prp1: int, length: int) -> str:
         return "prp1_only"
     if pages == 2:
         return "prp2_page"
-    # The list at PRP2 (page aligned, as the benches place it) holds PAGE / 8 entries
-    return "prp_list" if pages - 1 <= PAGE // 8 else "chained_list"
+    return "prp_list" if pages - 1 <= (PAGE - prp2 % PAGE) // 8 else "chained_list"
 
 
 def io_command(entry: bytes, block_bytes: int, status_code: int) -> None:
     opcode = entry[0]
-    prp1 = int.from_bytes(entry[24:32], "little")
+    prp1, prp2 = int.from_bytes(entry[24:32], "little"), int.from_bytes(entry[32:40], "little")
     blocks = int.from_bytes(entry[48:50], "little") + 1
     IO_COMMANDS.sample(opcode=IO_OPCODES.get(opcode, "unsupported"),
-                       prp_form=prp_form(opcode, prp1, blocks * block_bytes),
+                       prp_form=prp_form(opcode, prp1, prp2, blocks * block_bytes),
                        status=_named(IO_STATUS, status_code))
 
 

@@ -21,7 +21,7 @@ from nvme_bench import (COMMANDS_PER_ROUND, MSIX_VECTORS, TB, check_counters, ch
 @cocotb.test(timeout_time=500, timeout_unit="us")
 async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     """Two I/O queue pairs, random Write, Read, Flush and Write Zeroes with PRP1 alone, PRP1 and
-    PRP2, and PRP lists, at random dword offsets: every completion (SQID, CID, SQHD, phase,
+    PRP2, and PRP lists (some chained into a second list page), at random dword offsets: every completion (SQID, CID, SQHD, phase,
     status) and every byte of the namespace and of the read buffers as the model says; hostile
     commands (namespace, LBA range and 64-bit wrap, MDTS, PRP offsets, host memory that is not
     there, an unknown opcode) refused with their status, the queues going on; MSI-X on each CQ's
@@ -44,7 +44,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
         slba = 64 + 32 * index
         opcode = {"write": nvme_nvm.OP_WRITE, "read": nvme_nvm.OP_READ, "flush": nvme_nvm.OP_FLUSH,
                   "zeroes": nvme_nvm.OP_WRITE_ZEROES}[kind]
-        prp1, prp2 = host_buffers(tb, rng, opcode, blocks * block, cursor)
+        prp1, prp2 = host_buffers(tb, rng, opcode, blocks * block, cursor, chained_lists=True)
         commands.append(nvme_nvm.io_command(opcode, 0x100 + index, slba, blocks, prp1, prp2))
     unmapped = 0x1_0000_0000
     hostile = [nvme_nvm.io_command(nvme_nvm.OP_READ, 0x200, 0, 1, tb.data_base, nsid=2),
