@@ -32,7 +32,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dpuv.harness import benches, runner
+from dpuv.harness import benches, runner, testplan
 
 KINDS = ("line", "branch", "toggle")
 # The goals every engine is held to (#15): the report marks each figure met or below
@@ -181,7 +181,8 @@ def write_html(coverage: Coverage, folder: Path) -> Path:
     header = "".join(f"<th>{kind}</th>" for kind in KINDS)
     index = folder / "index.html"
     index.write_text(f"<!doctype html><meta charset=utf-8><title>dpuv code coverage</title>{_STYLE}"
-                     f"<h1>dpuv code coverage (Verilator)</h1><p>{coverage.files_read} runs merged; a point is hit "
+                     f"<h1>dpuv code coverage (Verilator)</h1><p>Testpoints and functional coverage of the same "
+                     f"runs: <a href='../testplan.html'>testplan.html</a>.</p><p>{coverage.files_read} runs merged; a point is hit "
                      f"when any instance of its module hit it. Goals: "
                      + ", ".join(f"{kind} {goal:.0f} %" for kind, goal in GOALS.items())
                      + " (red: below).</p><h2>Per engine</h2><table><tr><th>engine</th>"
@@ -212,6 +213,10 @@ def report(results_root: Path = Path("results"), lcov: bool = False) -> int:
         {engine: {kind: {"hit": hit, "points": total} for kind, (hit, total) in kinds.items()}
          for engine, kinds in coverage.by_engine().items()}, indent=1))
     print(f"coverage report: {index}")
+    # The same runs' testpoints and functional coverage, in the page the code coverage links to
+    # (a partial run, AREA=..., leaves other areas' testpoints unrun: `make testplan` is the check)
+    plan_page = testplan.write_report(testplan.check_results(testplan.load_all(), results_root), index.parent.parent)
+    print(f"testplans and functional coverage: {plan_page}")
     if lcov:
         info = results_root / "coverage.info"
         print(f"lcov: {info}" if write_lcov(results_root, info) else "lcov: verilator_coverage not found")

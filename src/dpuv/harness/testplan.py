@@ -298,9 +298,16 @@ def main(results: Path, output: Path) -> int:
         print(f"testplan: {results}/runs holds no runs; run `make test` (or `make sim`) first")
         return 1
     statuses = check_results(plans, results)
+    page = write_report(statuses, output)
+    print(summary(statuses))
+    print(f"testplan: {page}")
+    return 1 if any(status.problems for status in statuses) else 0
+
+
+def write_report(statuses: list[PlanStatus], output: Path) -> Path:
+    """testplan.json and testplan.html in `output` (beside the code coverage report's folder)."""
     output.mkdir(parents=True, exist_ok=True)
     (output / "testplan.json").write_text(json.dumps(to_json(statuses), indent=1) + "\n")
-    (output / "testplan.html").write_text(testplan_html.page(statuses))
-    print(summary(statuses))
-    print(f"testplan: {output / 'testplan.html'}")
-    return 1 if any(status.problems for status in statuses) else 0
+    page = output / "testplan.html"
+    page.write_text(testplan_html.page(statuses))
+    return page

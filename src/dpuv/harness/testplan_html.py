@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from dpuv.harness.testplan import ItemStatus, PlanStatus
 
-_STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:80em}table{border-collapse:collapse;margin:.5em 0 1.5em}
+_STYLE = """body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0 1.5em}
+table.plan{width:100%;table-layout:fixed}table.plan td:nth-child(1),table.plan th:nth-child(1){width:3em}
+table.plan td:nth-child(3){width:40%}table.plan td{overflow-wrap:anywhere}
 td,th{border:1px solid #bbb;padding:.2em .5em;vertical-align:top;text-align:left}
 .pass{background:#d9f2d9}.fail{background:#f7d4d4}.waived{background:#eee;color:#555}.open{background:#f7d4d4}
 .problems li{color:#a00}code{font-size:.9em}"""
@@ -48,7 +50,10 @@ def _bins(item: "ItemStatus") -> str:
 
 def page(statuses: list["PlanStatus"]) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>dpuv testplans</title><style>{_STYLE}</style>"
-             "</head><body><h1>dpuv testplans</h1><table><tr><th>area</th><th>testpoints passed</th>"
+             "</head><body><h1>dpuv testplans</h1><p>Testpoints with their tests' outcomes, and the functional "
+             "coverage the benches sampled. Code coverage, when `make coverage` ran: "
+             "<a href='coverage/index.html'>coverage/index.html</a>.</p>"
+             "<table><tr><th>area</th><th>testpoints passed</th>"
              "<th>coverage bins closed (hit + waived)</th><th>problems</th></tr>"]
     for status in statuses:
         passed = sum(1 for point in status.testpoints if point.passed)
@@ -61,8 +66,11 @@ def page(statuses: list["PlanStatus"]) -> str:
     for status in statuses:
         parts.append(f'<h2 id="{status.plan.area}">{status.plan.area}</h2><p>{escape(status.plan.description)}</p>')
         if status.problems:
-            parts.append('<ul class="problems">' + "".join(f"<li>{escape(p)}</li>" for p in status.problems) + "</ul>")
-        parts.append("<table><tr><th>stage</th><th>testpoint</th><th>what it verifies</th><th>tests</th>"
+            # A long list (every open bin of a new covergroup, say) starts folded
+            parts.append(f"<details{' open' if len(status.problems) <= 20 else ''}><summary>{len(status.problems)} "
+                         'problems</summary><ul class="problems">'
+                         + "".join(f"<li>{escape(p)}</li>" for p in status.problems) + "</ul></details>")
+        parts.append("<table class='plan'><tr><th>stage</th><th>testpoint</th><th>what it verifies</th><th>tests</th>"
                      f"<th>coverage, proofs</th></tr>{_testpoint_rows(status)}</table>")
         if status.items:
             parts.append("<table><tr><th>coverage item</th><th>closed</th><th>bins</th></tr>")
