@@ -76,6 +76,14 @@ def test_a_waiver_on_a_bin_that_was_hit_is_stale(tmp_path):
     assert any("bin b was hit but is waived (never made)" in problem for problem in status.problems)
 
 
+def test_an_unplanned_bin_counts_whether_hit_or_not(tmp_path):
+    unplanned = (Waiver("common.demo.kind", ("b|c",), "random traffic only", "unplanned"),)
+    plan = _plan(tmp_path, covergroups=[Covergroup("common.demo", "", unplanned)])
+    [status] = testplan.check_results([plan], _results(tmp_path, {"crc_matches_zlib": True}, {"a": 1, "b": 2, "c": 0}))
+    assert not [problem for problem in status.problems if "common.demo" in problem], status.problems
+    assert status.items[0].closed == 3
+
+
 def test_a_covergroup_the_plan_does_not_list_fails(tmp_path):
     [status] = testplan.check_results([_plan(tmp_path, covergroups=[])],
                                       _results(tmp_path, {"crc_matches_zlib": True}, {"a": 1}))

@@ -18,6 +18,7 @@ from dpuv.regs.board_link import ByteTransport, LinkAccess, LinkError
 from dpuv.regs.access import BusError
 from dpuv.regs.maps import id_block, perf_block, traffic_block
 from dpuv.tb.testbench import start_clock_and_reset, test_rng
+from link_coverage import MonitoredTransport
 
 MAGIC_ADDRESS = id_block.BLOCK["MAGIC"].offset
 SCRATCH_ADDRESS = id_block.BLOCK["SCRATCH"].offset
@@ -73,7 +74,8 @@ class SilentTransport(ByteTransport):
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        self.transport = CocotbLinkTransport(dut, dut.clk, dut.rst)
+        # Every request the core is handed, and its answer, sampled for the link's coverage
+        self.transport = MonitoredTransport(CocotbLinkTransport(dut, dut.clk, dut.rst))
         self.link = LinkAccess(self.transport, response_timeout=4e-6)
 
     async def reset(self):
@@ -116,8 +118,9 @@ async def bus_errors_come_back_as_bus_errors(dut):
     tb = TB(dut)
     await tb.reset()
     past_traffic_registers = 0x2000 + traffic_block.BLOCK["CYCLES"].offset + 4
-    for operation, address, response in [("read", 0x4000, "DECERR"), ("write", MAGIC_ADDRESS, "SLVERR"),
-                                         ("read", past_traffic_registers, "SLVERR"), ("read", 0x3FFC, "SLVERR")]:
+    for operation, address, response in [("read", 0x4000, "DECERR"), ("write", 0x4000, "DECERR"),
+                                         ("write", MAGIC_ADDRESS, "SLVERR"), ("read", past_traffic_registers, "SLVERR"),
+                                         ("read", 0x3FFC, "SLVERR")]:
         try:
             if operation == "read":
                 await tb.link.read_dword(address)
@@ -141,7 +144,8 @@ async def malformed_frames_are_answered_not_executed(dut):
     assert (await tb.exchange(bytes(spoiled))).status == protocol.Status.BAD_CRC
     for request in [protocol.Request(4, protocol.Op.READ, 0, 0), protocol.Request(5, protocol.Op.READ, 0, 17),
                     protocol.Request(6, protocol.Op.READ, 2, 1), protocol.Request(7, 3, 0, 1),
-                    protocol.Request(8, protocol.Op.READ, 0x10000, 1)]:
+                    protocol.Request(8, protocol.Op.READ, 0x10000, 1),
+                    protocol.write_request(9, 0x10000 + SCRATCH_ADDRESS, [0xBAD])]:
         assert (await tb.exchange(request.encode())).status == protocol.Status.BAD_REQUEST, request
     assert await tb.link.read_dword(SCRATCH_ADDRESS) == 0, "a refused write reached the register"
 

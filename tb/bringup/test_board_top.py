@@ -11,6 +11,7 @@ from cocotb.triggers import ClockCycles, Edge, RisingEdge, with_timeout
 from dpuv.board import bringup
 from dpuv.regs import chain
 from dpuv.tb.uart_transport import CocotbUartTransport
+from link_coverage import MonitoredTransport
 from dpuv.regs.board_link import LinkAccess
 from dpuv.regs.maps import id_block
 from dpuv.tb.testbench import start_clock_and_reset, test_rng
@@ -26,7 +27,7 @@ class TB:
         self.clocks_per_bit = self.uart.clocks_per_bit
         # A response is at most 72 bytes of 10 bits; allow twice that before calling it lost.
         response_cycles = 2 * 72 * 10 * self.clocks_per_bit
-        self.link = LinkAccess(self.uart, response_timeout=response_cycles * 4e-9)
+        self.link = LinkAccess(MonitoredTransport(self.uart), response_timeout=response_cycles * 4e-9)
 
     async def reset(self):
         await start_clock_and_reset(self.dut.clk, self.dut.rst_n, active_low=True)

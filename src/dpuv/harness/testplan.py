@@ -51,6 +51,10 @@ class Waiver:
     # One pattern per crossed point: fnmatch ("*" matches any label), "a|b" either of two
     bin: tuple[str, ...]
     reason: str
+    # "unreachable" (the default): the bin must never be hit, and a hit makes the waiver stale.
+    # "unplanned": no test aims at the bin (only random traffic may reach it); hit or not, it
+    # does not count, so a seed that reaches it fails nothing.
+    kind: str = "unreachable"
 
     def matches(self, item: str, bin_: Bin) -> bool:
         return item == self.item and len(bin_) == len(self.bin) and all(
@@ -83,7 +87,8 @@ class Plan:
 
 _TESTPOINT_KEYS = {"name", "stage", "description", "tests", "coverage", "proofs"}
 _COVERGROUP_KEYS = {"name", "description", "waive"}
-_WAIVER_KEYS = {"item", "bin", "reason"}
+_WAIVER_KEYS = {"item", "bin", "reason", "kind"}
+WAIVER_KINDS = ("unreachable", "unplanned")
 
 
 def _keys(entry: dict, allowed: set[str], where: str) -> None:
@@ -117,8 +122,11 @@ def load(path: Path) -> Plan:
             _keys(waiver, _WAIVER_KEYS, f"{where} waiver")
             if not waiver.get("reason", "").strip():
                 raise TestplanError(f"{where}: waiver of {waiver.get('item')} {waiver.get('bin')} gives no reason")
+            if waiver.get("kind", "unreachable") not in WAIVER_KINDS:
+                raise TestplanError(f"{where}: waiver kind {waiver['kind']!r} is not one of {WAIVER_KINDS}")
             bin_ = waiver["bin"] if isinstance(waiver["bin"], list) else [waiver["bin"]]
-            waivers.append(Waiver(waiver["item"], tuple(bin_), waiver["reason"].strip()))
+            waivers.append(Waiver(waiver["item"], tuple(bin_), waiver["reason"].strip(),
+                                  waiver.get("kind", "unreachable")))
         covergroups.append(Covergroup(entry["name"], entry.get("description", "").strip(), tuple(waivers)))
     names = [testpoint.name for testpoint in testpoints]
     repeated = sorted({name for name in names if names.count(name) > 1})
@@ -201,7 +209,7 @@ class ItemStatus:
 
     @property
     def closed(self) -> int:
-        return len(self.item.hit()) + len(self.waived)
+        return len(self.item.hits) - len(self.holes) - len(self.stale)
 
 
 @dataclass
@@ -249,8 +257,10 @@ def check_results(plans: list[Plan], results: Path) -> list[PlanStatus]:
             status = ItemStatus(item)
             for bin_, count in item.hits.items():
                 waiver = plan.waiver_for(item.name, bin_)
-                if waiver is not None:
-                    (status.stale if count else status.waived)[bin_] = waiver
+                if waiver is not None and (waiver.kind == "unplanned" or not count):
+                    status.waived[bin_] = waiver
+                elif waiver is not None:
+                    status.stale[bin_] = waiver
             problems += [f"{plan.area}: {item.name} bin {'/'.join(bin_)} was hit but is waived ({waiver.reason})"
                          for bin_, waiver in status.stale.items()]
             problems += [f"{plan.area}: {item.name} bin {'/'.join(bin_)} is neither hit nor waived"

@@ -39,8 +39,11 @@ def _bins(item: "ItemStatus") -> str:
     cells = []
     for bin_, count in item.item.hits.items():
         label = escape(" / ".join(bin_))
-        if count:
+        if count and bin_ not in item.stale:
             cells.append(f'<span class="pass">{label}: {count}</span>')
+        elif bin_ in item.stale:
+            cells.append(f'<span class="open" title="{escape(item.stale[bin_].reason)}">{label}: {count}, waived as '
+                         "unreachable</span>")
         elif bin_ in item.waived:
             cells.append(f'<span class="waived" title="{escape(item.waived[bin_].reason)}">{label}: waived</span>')
         else:
