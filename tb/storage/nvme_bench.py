@@ -104,7 +104,9 @@ class TB:
         await device.set_master()
         await device.set_readrq((self.max_read_request // 128).bit_length() - 1)
         self.device_view = device
-        self.bar = PcieBarAccess(device.bar_window[0], self.dut.user_clk, BAR_READ_TIMEOUT_NS)
+        # The host's BAR access, every CC write sampled for the controller-configuration coverage
+        self.bar = nvme_coverage.ConfigurationMonitor(PcieBarAccess(device.bar_window[0], self.dut.user_clk,
+                                                                    BAR_READ_TIMEOUT_NS))
         self.host = NvmeHost(self.bar)
         # Host memory for the queues (the pool's first region would sit at address 0)
         self.rc.mem_pool.alloc_region(4096)

@@ -13,6 +13,7 @@ to the next list page (a chained list)."""
 from __future__ import annotations
 
 from dpuv.models import nvme_admin, nvme_nvm
+from dpuv.regs.access import RegisterAccess
 from dpuv.tb.functional_coverage import Covergroup
 
 PAGE = 4096
@@ -85,3 +86,57 @@ def _named(statuses: dict[int, str], status_code: int) -> str:
 def io_queues(count: int, wrapped: bool) -> None:
     counts = "1" if count == 1 else "2_to_8" if count <= 8 else "9_to_64" if count <= 64 else "over_64"
     QUEUES.sample(count=counts, wrapped="yes" if wrapped else "no")
+
+
+# CC (controller configuration, BAR0 14h) and the settings the controller reports it supports:
+# CAP.CSS the NVM command set only, CAP.MPSMIN = MPSMAX = 4 KiB pages, CAP.AMS round robin only,
+# Identify SQES/CQES 64- and 16-byte entries (2^6, 2^4)
+CC_OFFSET = 0x14
+CC_TRANSITIONS = ("enable", "enable_unsupported", "disable", "shutdown_normal", "shutdown_abrupt",
+                  "rewrite_while_enabled", "write_while_disabled")
+CONFIGURATION = Covergroup("storage.controller_configuration", {"transition": CC_TRANSITIONS})
+
+
+def cc_transition(before: int, after: int) -> str:
+    """What a CC write asks of the controller, from CC's value before it."""
+    enabled_before, enabled_after = before & 1, after & 1
+    if not enabled_before:
+        if not enabled_after:
+            return "write_while_disabled"
+        supported = (after >> 4 & 7, after >> 7 & 0xF, after >> 11 & 7, after >> 16 & 0xF, after >> 20 & 0xF) == (0, 0, 0, 6, 4)
+        return "enable" if supported else "enable_unsupported"
+    if not enabled_after:
+        return "disable"
+    shutdown_before, shutdown_after = before >> 14 & 3, after >> 14 & 3
+    if shutdown_after != shutdown_before and shutdown_after in (1, 2):
+        return "shutdown_normal" if shutdown_after == 1 else "shutdown_abrupt"
+    return "rewrite_while_enabled"
+
+
+class ConfigurationMonitor(RegisterAccess):
+    """The host's register access (the BAR's), passed through; every write of CC is sampled by
+    the transition it asks for, against CC's value before it (zero after reset, then each value
+    written or read back)."""
+
+    def __init__(self, inner: RegisterAccess):
+        self.inner = inner
+        self.cc = 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def read(self, address: int, length: int) -> bytes:
+        data = await self.inner.read(address, length)
+        if address == CC_OFFSET and length == 4:
+            self.cc = int.from_bytes(data, "little")
+        return data
+
+    async def write(self, address: int, data: bytes) -> None:
+        await self.inner.write(address, data)
+        if address == CC_OFFSET and len(data) == 4:
+            value = int.from_bytes(data, "little")
+            CONFIGURATION.sample(transition=cc_transition(self.cc, value))
+            self.cc = value
+
+    async def cycles(self, count: int) -> None:
+        await self.inner.cycles(count)

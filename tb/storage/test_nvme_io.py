@@ -18,13 +18,19 @@ from nvme_bench import (COMMANDS_PER_ROUND, MSIX_VECTORS, TB, check_counters, ch
                         host_buffers, io_vector, random_round)
 
 
+def fused(entry: bytes) -> bytes:
+    """The entry marked as the first of a fused pair (CDW0 FUSE = 01b), which this controller refuses."""
+    return entry[:1] + bytes([entry[1] | 0x01]) + entry[2:]
+
+
 @cocotb.test(timeout_time=500, timeout_unit="us")
 async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     """Two I/O queue pairs, random Write, Read, Flush and Write Zeroes with PRP1 alone, PRP1 and
     PRP2, and PRP lists (some chained into a second list page), at random dword offsets: every completion (SQID, CID, SQHD, phase,
     status) and every byte of the namespace and of the read buffers as the model says; hostile
     commands (namespace, LBA range and 64-bit wrap, MDTS, PRP offsets, host memory that is not
-    there, an unknown opcode) refused with their status, the queues going on; MSI-X on each CQ's
+    there, an unknown opcode, a fused command; Flush, Write Zeroes and the unknown opcode each
+    with a bad namespace) refused with their status, the queues going on; MSI-X on each CQ's
     vector."""
     rng = test_rng("nvm")
     tb = TB(dut)
@@ -55,7 +61,18 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
                nvme_nvm.io_command(nvme_nvm.OP_READ, 0x205, 0, 1, tb.data_base + 2),
                nvme_nvm.io_command(nvme_nvm.OP_WRITE, 0x206, 0, 8, tb.data_base + 0x800, tb.data_base + 0x100),
                nvme_nvm.io_command(nvme_nvm.OP_WRITE, 0x207, 4, 2, unmapped),
-               nvme_nvm.io_command(0x7F, 0x208, 0, 1, tb.data_base)]
+               nvme_nvm.io_command(0x7F, 0x208, 0, 1, tb.data_base),
+               # Every opcode meets the checks that come before its data (functional coverage
+               # showed Flush, Write Zeroes and the unknown opcode had met none of them)
+               nvme_nvm.io_command(nvme_nvm.OP_FLUSH, 0x209, 0, 1, nsid=2),
+               nvme_nvm.io_command(nvme_nvm.OP_WRITE_ZEROES, 0x20A, 0, 1, nsid=0),
+               nvme_nvm.io_command(0x7F, 0x20B, 0, 1, tb.data_base, nsid=2),
+               nvme_nvm.io_command(nvme_nvm.OP_WRITE_ZEROES, 0x20C, tb.namespace_blocks - 1, 2),
+               nvme_nvm.io_command(nvme_nvm.OP_WRITE, 0x20D, tb.namespace_blocks - 1, 2, tb.data_base),
+               nvme_nvm.io_command(nvme_nvm.OP_READ, 0x20E, 0, 300, tb.data_base),
+               fused(nvme_nvm.io_command(nvme_nvm.OP_FLUSH, 0x20F, 0, 1)),
+               fused(nvme_nvm.io_command(nvme_nvm.OP_WRITE_ZEROES, 0x210, 0, 1)),
+               fused(nvme_nvm.io_command(0x7F, 0x211, 0, 1, tb.data_base))]
     order = commands + hostile
     rng.shuffle(order)
     assert cursor[0] <= 1024 * 1024

@@ -69,9 +69,13 @@ async def the_driver_enables_and_disables_the_controller(dut):
     assert csts & CSTS_RDY
     await host.reset()
     assert await tb.bar.read_dword(CSTS) == 0
-    # And the controller comes up again
+    # And the controller comes up again; an abrupt shutdown completes too, and disabling clears it
     await host.set_admin_queues(0x30000, 2, 0x40000, 2)
     await host.enable()
+    csts = await host.shutdown(abrupt=True)
+    assert csts & CSTS_RDY
+    await host.reset()
+    assert await tb.bar.read_dword(CSTS) == 0
 
 
 @cocotb.test(timeout_time=20, timeout_unit="us")

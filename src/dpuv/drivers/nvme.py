@@ -31,6 +31,7 @@ CC_EN = 1 << 0
 CC_CSS_NVM = 0 << 4
 CC_MPS_4K = 0 << 7
 CC_SHN_NORMAL = 1 << 14
+CC_SHN_ABRUPT = 2 << 14
 CC_IOSQES_64 = 6 << 16
 CC_IOCQES_16 = 4 << 20
 # CSTS fields
@@ -106,10 +107,10 @@ class NvmeHost:
         await self.bar.write_dword(CC, cc | CC_EN)
         await self.wait_status(CSTS_RDY, CSTS_RDY)
 
-    async def shutdown(self) -> int:
-        """Normal shutdown; returns CSTS once SHST says complete."""
+    async def shutdown(self, abrupt: bool = False) -> int:
+        """Normal (or abrupt) shutdown; returns CSTS once SHST says complete."""
         cc = await self.bar.read_dword(CC)
-        await self.bar.write_dword(CC, cc & ~(3 << 14) | CC_SHN_NORMAL)
+        await self.bar.write_dword(CC, cc & ~(3 << 14) | (CC_SHN_ABRUPT if abrupt else CC_SHN_NORMAL))
         return await self.wait_status(3 << 2, SHST_COMPLETE << 2)
 
     async def counters(self) -> BlockWindow:
