@@ -475,6 +475,7 @@ async def admin_commands_answer_as_the_model_predicts(dut):
         Entry.log_page(0x21E, nvme_admin.LOG_PAGE_FIRMWARE_SLOT, 128, prp1=0x30F00, prp2=0x50000),  # across PRP2
         Entry.log_page(0x21F, nvme_admin.LOG_PAGE_SMART_HEALTH, 128, prp1=0x30000, nsid=1),        # not per namespace
         Entry.log_page(0x220, 0x04, 128, prp1=0x30000),                                             # not kept
+        Entry.log_page(0x221, nvme_admin.LOG_PAGE_ERROR_INFORMATION, 64, prp1=0x30002),            # PRP1 not dword aligned
     ]
     for entry in directed:
         tb.tell_of_traffic()
