@@ -220,10 +220,17 @@ class PlanStatus:
     problems: list[str]
 
 
+def run_roots(results: Path) -> list[Path]:
+    """The folders holding a run's records: the results folder itself, or the shards of a split
+    run inside it (results/shard-k-of-N, each with its runs/)."""
+    return sorted(folder.parent for folder in results.glob("**/runs") if folder.is_dir()
+                  and not any(part == "runs" for part in folder.relative_to(results).parts[:-1]))
+
+
 def _outcomes_by_test(results: Path) -> dict[str, list[bool]]:
     """`module.function` -> pass/fail of every run of it (each parametrized option and set)."""
     outcomes: dict[str, list[bool]] = defaultdict(list)
-    for result in report.recorded_runs(results):
+    for result in (result for root in run_roots(results) for result in report.recorded_runs(root)):
         for outcome in result.outcomes:
             outcomes[f"{outcome.module}.{outcome.name.split('/', 1)[0]}"].append(outcome.passed)
     return outcomes
@@ -304,8 +311,8 @@ def main(results: Path, output: Path) -> int:
     if not plans:
         print("testplan: no tb/*/testplan.toml")
         return 1
-    if not (results / "runs").is_dir():
-        print(f"testplan: {results}/runs holds no runs; run `make test` (or `make sim`) first")
+    if not run_roots(results):
+        print(f"testplan: no runs under {results}; run `make test` (or `make sim`, or the shards and `make merge`) first")
         return 1
     statuses = check_results(plans, results)
     page = write_report(statuses, output)
