@@ -203,6 +203,35 @@ async def sends_land_in_posted_receives(dut):
     assert [(c.wr_id, c.status) for c in failed] == [(0x200, WcStatus.LOC_LEN_ERR)]
 
 
+@cocotb.test(timeout_time=75, timeout_unit="us")
+async def a_requester_out_of_rnr_retries_gives_up_and_nothing_ran(dut):
+    """A peer with RNR retry 1 SENDs with no receive posted: the engine answers each try with an
+    RNR NAK, and the peer completes RNR_RETRY_EXC_ERR after its second (IBA 9.7.5.2.8: the RNR
+    retry count bounds the tries). The engine executed nothing: no ACK, no receive consumed. A
+    requester reconnected at the same PSN (what verbs does after the QP's error) then delivers
+    the SEND into the receive posted since."""
+    rng = test_rng("rnr-retries")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    impatient = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=PMTU, local_ack_timeout=ACK_TIMEOUT_CODE,
+                                   rnr_retry=1))
+    impatient.post_send(WorkRequest.send(1, rng.randbytes(40)))
+    [given_up] = await tb.run(impatient, 1, limit_cycles=100_000)
+    assert given_up.status is CompletionStatus.RNR_RETRY_EXCEEDED, given_up
+    assert tb.events["rnr_naks_sent"] == 2 and tb.events["acks_sent"] == 0, tb.events
+    assert await tb.host.poll() == []
+    await tb.host.post_receive(DUT_QPN, 0x300, RECEIVE_BUFFERS, 64)
+    data = rng.randbytes(40)
+    again = tb.requester(0)
+    again.post_send(WorkRequest.send(2, data))
+    [delivered] = await tb.run(again, 1)
+    assert delivered.status is CompletionStatus.SUCCESS, delivered
+    [received] = await tb.host.poll()
+    assert (received.wr_id, received.status, received.byte_len) == (0x300, WcStatus.SUCCESS, len(data))
+    assert tb.memory.read(RECEIVE_BUFFERS, len(data)) == data
+
+
 @cocotb.test(timeout_time=100, timeout_unit="us")
 async def ack_latency_from_the_request_s_last_beat(dut):
     """Cycles from a WRITE ONLY's last beat into the engine to its ACK's first beat out: the
