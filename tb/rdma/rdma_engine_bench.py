@@ -130,13 +130,18 @@ class TB:
                 f"{[len(done) for done in completions]} of {expected} completions after {limit_cycles} cycles"
             await self.step(peers, junk.pop(0) if junk else None)
             for index, peer in enumerate(peers):
-                taken = peer.take_completions()
-                cover_completions(taken)
-                completions[index] += taken
+                completions[index] += self.take_completions(peer)
             await ClockCycles(self.dut.clk, LOOP_CYCLES)
         self.capture.save()
         await self.read_events()
         return completions
+
+    @staticmethod
+    def take_completions(peer: QueuePair) -> list:
+        """The peer's completions so far, each sampled for the functional coverage."""
+        taken = peer.take_completions()
+        cover_completions(taken)
+        return taken
 
     def poison_reads(self, addresses: range) -> None:
         """From now on the memory answers SLVERR to every read burst that touches `addresses`."""

@@ -113,7 +113,7 @@ class Requester:
             if placed:
                 await self.ring()
             await self.tb.step([self.peer], junk.pop(0) if junk else None)
-            self.received += self.peer.take_completions()
+            self.received += self.tb.take_completions(self.peer)
             if hand_back:
                 self.completions += await self.reap()
             await ClockCycles(self.tb.dut.clk, LOOP_CYCLES)
@@ -121,7 +121,7 @@ class Requester:
         for _ in range(8):
             await self.tb.step([self.peer])
             await ClockCycles(self.tb.dut.clk, LOOP_CYCLES)
-        self.received += self.peer.take_completions()
+        self.received += self.tb.take_completions(self.peer)
         self.completions += await self.reap()
         self.tb.capture.save()
         await self.tb.read_events()
@@ -389,6 +389,29 @@ async def a_remote_access_error_fails_the_request_and_flushes_the_rest(dut):
         [WcStatus.SUCCESS, WcStatus.REM_ACCESS_ERR, WcStatus.WR_FLUSH_ERR]
     assert requester.peer_memory.read(PEER_BASE, 100) == good.data
     assert requester.tb.events["naks_received"] >= 1
+
+
+@cocotb.test(timeout_time=20, timeout_unit="us")
+async def a_send_longer_than_the_peer_s_receive_fails_and_flushes_the_rest(dut):
+    """The peer's receive holds 16 bytes and the engine SENDs 100: the peer completes the receive
+    LOC_LEN_ERR and answers NAK invalid request (IBA 9.7.5.2.8, o9-57: a message longer than its
+    receive buffer), the engine completes the SEND REM_INV_REQ_ERR and flushes the WRITE behind it,
+    which never reaches the peer."""
+    rng = test_rng()
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    requester.peer.post_recv(0x40, 16)
+    long_send = WorkRequest.send(1, rng.randbytes(100))
+    behind = WorkRequest.write(2, b"\x33" * 64, PEER_BASE, PEER_RKEY)
+    for request, address in ((long_send, LOCAL_BASE), (behind, LOCAL_BASE + 0x100)):
+        requester.tb.memory.write(address, request.data)
+    before = requester.peer_memory.read(PEER_BASE, 64)
+    await requester.run([(long_send, LOCAL_BASE), (behind, LOCAL_BASE + 0x100)])
+    assert [c.status for c in requester.completions] == [WcStatus.REM_INV_REQ_ERR, WcStatus.WR_FLUSH_ERR], \
+        requester.completions
+    assert [(c.wr_id, c.status) for c in requester.received] == [(0x40, CompletionStatus.LOCAL_LENGTH_ERROR)]
+    assert requester.peer_memory.read(PEER_BASE, 64) == before, "the flushed WRITE reached the peer"
+    assert requester.tb.events["naks_received"] >= 1, requester.tb.events
 
 
 @cocotb.test(timeout_time=50, timeout_unit="us")
