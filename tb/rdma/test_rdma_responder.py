@@ -142,6 +142,41 @@ async def a_bad_key_is_nakked_and_the_qp_stops(dut):
     assert tb.memory.read(REGION_BASE + 64, 9) != b"wrong key"
 
 
+@cocotb.test(timeout_time=40, timeout_unit="us")
+async def a_region_s_access_rights_are_enforced(dut):
+    """A region registered without remote write refuses a WRITE, and one without remote read a
+    READ, each with NAK remote access error (IBA 9.7.5.2.8): the model requester completes it
+    REMOTE_ACCESS_ERROR, the bytes stay as they were, and the access each region does allow
+    works. One QP per violation, since a remote access error ends its QP at the requester."""
+    rng = test_rng("access-rights")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    await rdma.create_qp(tb.registers, DUT_QPN + 1, PEER_QPN + 1, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
+                         pmtu=PMTU)
+    read_only, write_only = (RKEY & ~0xF) | 2, (RKEY & ~0xF) | 3
+    read_only_base, write_only_base = REGION_BASE + 0x8000, REGION_BASE + 0x9000
+    await rdma.register_region(tb.registers, read_only, read_only_base, 0x1000, remote_write=False)
+    await rdma.register_region(tb.registers, write_only, write_only_base, 0x1000, remote_read=False)
+    kept = tb.memory.read(read_only_base, 64)
+    data = rng.randbytes(64)
+    peers = [QueuePair(QpConfig(PEER_QPN + index, DUT_QPN + index, PEER, DUT, pmtu=PMTU,
+                                local_ack_timeout=ACK_TIMEOUT_CODE)) for index in range(2)]
+    peers[0].post_send(WorkRequest.read(1, read_only_base, read_only, 64))
+    peers[0].post_send(WorkRequest.write(2, rng.randbytes(64), read_only_base, read_only))
+    peers[1].post_send(WorkRequest.write(3, data, write_only_base, write_only))
+    peers[1].post_send(WorkRequest.read(4, write_only_base, write_only, 64))
+    completions = await tb.run_peers(peers, [2, 2])
+    statuses = {c.wr_id: c.status for done in completions for c in done}
+    assert statuses == {1: CompletionStatus.SUCCESS, 2: CompletionStatus.REMOTE_ACCESS_ERROR,
+                        3: CompletionStatus.SUCCESS, 4: CompletionStatus.REMOTE_ACCESS_ERROR}, statuses
+    [read] = [c for c in completions[0] if c.wr_id == 1]
+    assert read.data == kept, "the READ of the read-only region returned other bytes"
+    assert tb.memory.read(read_only_base, 64) == kept, "a WRITE landed in a region without remote write"
+    assert tb.memory.read(write_only_base, 64) == data
+    assert tb.events["access_errors"] == 2, tb.events
+
+
 @cocotb.test(timeout_time=500, timeout_unit="us")
 async def unknown_qps_are_dropped_and_counted(dut):
     rng = test_rng("refused")
