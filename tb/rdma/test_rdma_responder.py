@@ -630,6 +630,44 @@ async def a_new_request_inside_an_open_message_is_an_invalid_request(dut):
     assert events["invalid_requests"] == cases, events
 
 
+def mismatched_writes(psn) -> dict[str, list[bytes]]:
+    """WRITEs whose payload is not the length their RETH announced, by how (psn: offset -> PSN)."""
+    first = request_frame(Opcode.RDMA_WRITE_FIRST, psn(0), bytes(PMTU), RETH(REGION_BASE, RKEY, 2 * PMTU))
+    return {
+        "ONLY longer than its RETH": [request_frame(Opcode.RDMA_WRITE_ONLY, psn(0), bytes(16), RETH(REGION_BASE, RKEY, 8))],
+        "ONLY shorter than its RETH": [request_frame(Opcode.RDMA_WRITE_ONLY, psn(0), bytes(8), RETH(REGION_BASE, RKEY, 16))],
+        "FIRST and a short LAST": [first, request_frame(Opcode.RDMA_WRITE_LAST, psn(1), bytes(2))],
+        "FIRST, MIDDLE and a LAST past it": [first, request_frame(Opcode.RDMA_WRITE_MIDDLE, psn(1), bytes(PMTU)),
+                                             request_frame(Opcode.RDMA_WRITE_LAST, psn(2), bytes(4))],
+    }
+
+
+@cocotb.test(timeout_time=(len(mismatched_writes(lambda offset: 0)) + 2) * 30, timeout_unit="us")
+async def a_write_whose_payload_is_not_its_reth_length_is_an_invalid_request(dut):
+    """The payload of a WRITE must add up to its RETH's DMA length (a message longer or shorter
+    than announced is an invalid request, docs/rdma.md). A WRITE ONLY longer or shorter than
+    its RETH, a FIRST whose LAST ends short, and a message whose packets run past the length:
+    each is answered as the model does, one NAK Invalid Request at the packet that shows the
+    mismatch, the QP in the error state (the canary WRITE after it never lands) and every posted
+    receive flushed."""
+    rng = test_rng("reth-length")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    canary = rng.randbytes(32)
+    wr_id = 0x700
+    for name in mismatched_writes(lambda offset: 0):
+        case = ErrorCase(tb, name, rng.getrandbits(24), wr_id)
+        await case.create()
+        frames = mismatched_writes(case.psn)[name]
+        answers, completions = await case.play(frames, canary)
+        assert answers == [(Opcode.ACKNOWLEDGE, case.psn(len(frames) - 1), 0x61)], f"{name}: engine answered {answers}"
+        assert [status for _, status in completions] == [WcStatus.WR_FLUSH_ERR] * (RECEIVES_POSTED + 1), completions
+        wr_id = case.wr_id
+    events = await tb.read_events()
+    assert events["invalid_requests"] == len(mismatched_writes(lambda offset: 0)), events
+
+
 @cocotb.test(timeout_time=60, timeout_unit="us")
 async def a_qp_set_up_again_while_its_receives_flush_starts_clean(dut):
     """A QP with a full receive queue enters the error state; the host sets it up again at once,
