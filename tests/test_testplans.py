@@ -90,6 +90,21 @@ def test_a_covergroup_the_plan_does_not_list_fails(tmp_path):
     assert any("the benches sample common.demo, which the plan does not list" in p for p in status.problems)
 
 
+def test_after_make_test_a_testpoint_of_regress_only_benches_is_not_a_hole(tmp_path):
+    assert "test_dpu_cluster_bandwidth" in testplan.regress_only_modules("cluster")
+    assert "test_dpu_cluster_sizes" not in testplan.regress_only_modules("cluster"), "its smaller rings run in make test"
+    sweep = testplan.Testpoint("busbw", "V3", "", ("test_dpu_cluster_bandwidth.busbw_at_every_message_size",))
+    plan = _plan(tmp_path, area="cluster", testpoints=[sweep], covergroups=[])
+    results = tmp_path / "results"
+    (results / "runs").mkdir(parents=True)
+    (results / "selection.json").write_text(json.dumps({"tier": "test"}))
+    [status] = testplan.check_results([plan], results)
+    assert status.testpoints[0].held and status.testpoints[0].other_tier
+    (results / "selection.json").write_text(json.dumps({"tier": "regress"}))
+    [status] = testplan.check_results([plan], results)
+    assert any("testpoint busbw has no passing test" in problem for problem in status.problems)
+
+
 def test_waivers_match_cross_bins_with_wildcards():
     waiver = Waiver("rdma.messages.operation_x_length", ("*", "compare_swap", "zero"), "atomics are 8 bytes")
     assert waiver.matches("rdma.messages.operation_x_length", ("to_engine", "compare_swap", "zero"))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dpuv import PROJECT_ROOT
-from dpuv.harness import benches, functional_coverage, report, testplan_html
+from dpuv.harness import benches, functional_coverage, report, suite, testplan_html
 from dpuv.harness.functional_coverage import Bin, Item
 
 PLAN_FILE = "testplan.toml"
@@ -160,6 +160,26 @@ def cocotb_tests(area: str) -> list[str]:
     return tests
 
 
+def regress_only_modules(area: str) -> set[str]:
+    """The area's planned modules that `make test` never runs: every bench of theirs keeps all its
+    parameter sets for `make regress` (the long sweeps)."""
+    modules: dict[str, bool] = {}
+    for bench in benches.BENCHES:
+        if bench.area == area and bench.in_default_regression:
+            for module in bench.test_module.split(","):
+                modules[module] = modules.get(module, True) and not bench.suite_parameter_sets(False)
+    return {module for module, regress_only in modules.items() if regress_only}
+
+
+def run_tier(results: Path) -> str:
+    """The tier a run of the suite was ("test" or "regress", from its selection file); "sim" for
+    runs of `make sim`, which run every parameter set."""
+    selections = [json.loads(path.read_text()).get("tier", "test")
+                  for path in [results / suite.SELECTION_FILE, *results.glob(f"shard-*/{suite.SELECTION_FILE}")]
+                  if path.exists()]
+    return selections[0] if selections else "sim"
+
+
 def _proof_names() -> set[str]:
     return set(tomllib.loads(PROOFS_FILE.read_text()))
 
@@ -194,6 +214,13 @@ class TestpointStatus:
     passed: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     not_run: list[str] = field(default_factory=list)
+    # Tests this tier does not run (`make test` leaves the long sweeps to `make regress`)
+    other_tier: list[str] = field(default_factory=list)
+
+    @property
+    def held(self) -> bool:
+        """Passed, or nothing of it belongs to this tier."""
+        return bool(self.passed) or (not self.failed and not self.not_run and bool(self.other_tier))
 
 
 @dataclass
@@ -240,16 +267,21 @@ def check_results(plans: list[Plan], results: Path) -> list[PlanStatus]:
     outcomes = _outcomes_by_test(results)
     items = functional_coverage.merge(functional_coverage.files(results))
     declared = set(items)
+    tier = run_tier(results)
     statuses = []
     for plan in plans:
         problems = check_plan(plan, declared)
+        elsewhere = regress_only_modules(plan.area) if tier == "test" else set()
         testpoints = []
         for testpoint in plan.testpoints:
             status = TestpointStatus(testpoint)
             for test in testpoint.tests:
                 runs = outcomes.get(test, [])
-                (status.not_run if not runs else status.failed if not all(runs) else status.passed).append(test)
-            if not status.passed:
+                if not runs and test.split(".", 1)[0] in elsewhere:
+                    status.other_tier.append(test)
+                else:
+                    (status.not_run if not runs else status.failed if not all(runs) else status.passed).append(test)
+            if not status.held:
                 problems.append(f"{plan.area}: testpoint {testpoint.name} has no passing test "
                                 f"(failed: {status.failed or 'none'}, not run: {status.not_run or 'none'})")
             testpoints.append(status)
@@ -281,7 +313,7 @@ def summary(statuses: list[PlanStatus]) -> str:
     lines = [f"{'area':10} {'testpoints passed (V1 V2 V3)':34} {'bins closed':>12} {'waived':>7}"]
     for status in statuses:
         by_stage = {stage: [point for point in status.testpoints if point.testpoint.stage == stage] for stage in STAGES}
-        stages = " ".join(f"{sum(1 for point in points if point.passed)}/{len(points)}" for points in by_stage.values())
+        stages = " ".join(f"{sum(1 for point in points if point.held)}/{len(points)}" for points in by_stage.values())
         bins = sum(len(item.item.hits) for item in status.items)
         closed = sum(item.closed for item in status.items)
         waived = sum(len(item.waived) for item in status.items)
@@ -299,6 +331,7 @@ def to_json(statuses: list[PlanStatus]) -> dict:
     return {status.plan.area: {
         "testpoints": [{"name": point.testpoint.name, "stage": point.testpoint.stage,
                         "description": point.testpoint.description, "passed": point.passed, "failed": point.failed,
+                        "other_tier": point.other_tier,
                         "not_run": point.not_run, "coverage": list(point.testpoint.coverage),
                         "proofs": list(point.testpoint.proofs)} for point in status.testpoints],
         "coverage": {item.item.name: {"kind": item.item.kind, "bins": bins(item)} for item in status.items},

@@ -23,10 +23,11 @@ td,th{border:1px solid #bbb;padding:.2em .5em;vertical-align:top;text-align:left
 def _testpoint_rows(status: "PlanStatus") -> str:
     rows = []
     for point in status.testpoints:
-        outcome = "pass" if point.passed else "fail"
+        outcome = "pass" if point.held else "fail"
         tests = "<br>".join(
             f'<code class="{"pass" if test in point.passed else "fail"}">{escape(test)}</code>'
-            + ("" if test in point.passed else " (failed)" if test in point.failed else " (not run)")
+            + ("" if test in point.passed else " (failed)" if test in point.failed
+               else " (make regress only)" if test in point.other_tier else " (not run)")
             for test in point.testpoint.tests)
         extra = "<br>".join(f"<code>{escape(name)}</code>" for name in (*point.testpoint.coverage,
                                                                           *(f"proof {p}" for p in point.testpoint.proofs)))
@@ -59,7 +60,7 @@ def page(statuses: list["PlanStatus"]) -> str:
              "<table><tr><th>area</th><th>testpoints passed</th>"
              "<th>coverage bins closed (hit + waived)</th><th>problems</th></tr>"]
     for status in statuses:
-        passed = sum(1 for point in status.testpoints if point.passed)
+        passed = sum(1 for point in status.testpoints if point.held)
         bins = sum(len(item.item.hits) for item in status.items)
         closed = sum(item.closed for item in status.items)
         parts.append(f'<tr class="{"fail" if status.problems else "pass"}"><td><a href="#{status.plan.area}">'
