@@ -11,8 +11,8 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, Opcode, RocePacket, build_frame,
-                                     parse_frame, parse_frame_or_none, reseal_icrc)
+from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, MalformedFrame, Opcode, RocePacket,
+                                     build_frame, ipv4_checksum, parse_frame, parse_frame_or_none, reseal_icrc)
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -325,7 +325,9 @@ async def ack_latency_from_the_request_s_last_beat(dut):
 @cocotb.test(timeout_time=200, timeout_unit="us")
 async def three_qps_interleaved_with_malformed_frames(dut):
     """Each QP keeps its own PSNs, key and memory; frames the parser must drop (bad ICRC,
-    truncated, wrong port, unknown QP) slipped between theirs change nothing."""
+    truncated, wrong port, a BTH transport version other than 0, a reserved opcode, an IP length
+    that is not the frame's, unknown QP) slipped between theirs change nothing, and each is
+    counted by the cause the model's parser gives it."""
     rng = test_rng("three")
     tb = TB(dut, rng, WireConfig(latency_ns=200, drop=Impairment(0.02), reorder=Impairment(0.02)))
     await tb.reset()
@@ -358,20 +360,48 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     bad_icrc = template[:-5] + bytes([template[-5] ^ 1]) + template[-4:]  # payload bit flipped
     truncated = template[:40]
     other_port = template[:36] + b"\x12\xb8" + template[38:]              # UDP port 4792
-    junk = [bad_icrc, truncated, other_port, template] * 4                  # template: for a QP that does not exist
+    bad_version = reseal_icrc(template[:43] + bytes([template[43] & 0xF0 | 1]) + template[44:])  # BTH TVer 1
+    reserved_opcode = reseal_icrc(template[:42] + bytes([0x1F]) + template[43:])   # not an RC opcode
+    long_ip_length = reseal_icrc(with_ip_total_length(template, int.from_bytes(template[16:18], "big") + 4))
+    malformed = {"icrc": bad_icrc, "truncated": truncated, "port": other_port, "version": bad_version,
+                 "opcode": reserved_opcode, "ip_length": long_ip_length}
+    junk = [*malformed.values(), template] * 4                              # template: for a QP that does not exist
     results = await tb.run_peers(peers, expected, junk=junk)
     for peer_completions, (base, shadow) in zip(results, shadows):
         assert sorted(c.wr_id for c in peer_completions) == list(range(10))
         assert all(c.status is CompletionStatus.SUCCESS for c in peer_completions), peer_completions
         assert tb.memory.read(base, len(shadow)) == bytes(shadow), f"region at {base:#x} differs"
-    events = tb.events
+    # The last frames handed over may still be on their way through the receive path
+    await ClockCycles(dut.clk, 200)
+    events = await tb.read_events()
     dut._log.info("three QPs done; counters %s", events)
     # The wire drops 2 % of every kind too: each junk frame it delivered is dropped and counted by its cause
-    arrived = {kind: tb.delivered.count(frame) for kind, frame in
-               (("icrc", bad_icrc), ("truncated", truncated), ("port", other_port), ("stranger", template))}
+    arrived = {kind: tb.delivered.count(frame) for kind, frame in malformed.items()}
+    causes = {kind: parse_frame_or_none_cause(frame) for kind, frame in malformed.items()}
+    assert causes["icrc"] == "bad_icrc" and "bad_icrc" not in [cause for kind, cause in causes.items() if kind != "icrc"]
     assert (events["drops_icrc"], events["drops_malformed"], events["unknown_qp_drops"]) == \
-        (arrived["icrc"], arrived["truncated"] + arrived["port"], arrived["stranger"]), (events, arrived)
-    assert sum(arrived.values()) >= 12, f"the wire delivered too few junk frames to test anything: {arrived}"
+        (arrived["icrc"], sum(arrived.values()) - arrived["icrc"], tb.delivered.count(template)), \
+        (events, arrived, causes)
+    assert sum(arrived.values()) >= 18, f"the wire delivered too few junk frames to test anything: {arrived}"
+
+
+def with_ip_total_length(frame: bytes, total_length: int) -> bytes:
+    """The frame with another IPv4 total length and the header checksum made right for it, so
+    that only the lengths disagree (the UDP length, and the frame's own)."""
+    header = bytearray(frame[14:34])
+    header[2:4] = total_length.to_bytes(2, "big")
+    header[10:12] = bytes(2)
+    header[10:12] = ipv4_checksum(bytes(header)).to_bytes(2, "big")
+    return frame[:14] + bytes(header) + frame[34:]
+
+
+def parse_frame_or_none_cause(frame: bytes) -> str | None:
+    """Why the model's parser rejects the frame (a MalformedCause value), or None if it takes it."""
+    try:
+        parse_frame(frame, PMTU)
+    except MalformedFrame as error:
+        return error.cause.value
+    return None
 
 
 # P_Keys for the partition tests: bit 15 is full membership, bits 14:0 the partition
