@@ -326,7 +326,7 @@ async def ack_latency_from_the_request_s_last_beat(dut):
 async def three_qps_interleaved_with_malformed_frames(dut):
     """Each QP keeps its own PSNs, key and memory; frames the parser must drop (bad ICRC,
     truncated, wrong port, a BTH transport version other than 0, a reserved opcode, an IP length
-    that is not the frame's, unknown QP) slipped between theirs change nothing, and each is
+    that is not the frame's, a pad count over the payload, unknown QP) slipped between theirs change nothing, and each is
     counted by the cause the model's parser gives it."""
     rng = test_rng("three")
     tb = TB(dut, rng, WireConfig(latency_ns=200, drop=Impairment(0.02), reorder=Impairment(0.02)))
@@ -363,8 +363,11 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     bad_version = reseal_icrc(template[:43] + bytes([template[43] & 0xF0 | 1]) + template[44:])  # BTH TVer 1
     reserved_opcode = reseal_icrc(template[:42] + bytes([0x1F]) + template[43:])   # not an RC opcode
     long_ip_length = reseal_icrc(with_ip_total_length(template, int.from_bytes(template[16:18], "big") + 4))
+    empty = build_frame(RocePacket(Addressing.between(PEER, DUT), BTH(Opcode.RDMA_WRITE_ONLY, stranger_qpn, 0),
+                                   reth=RETH(REGION_BASE, RKEY, 0)))
+    pad_over_payload = reseal_icrc(empty[:43] + bytes([empty[43] & 0xCF | 1 << 4]) + empty[44:])  # pad 1 of 0 bytes
     malformed = {"icrc": bad_icrc, "truncated": truncated, "port": other_port, "version": bad_version,
-                 "opcode": reserved_opcode, "ip_length": long_ip_length}
+                 "opcode": reserved_opcode, "ip_length": long_ip_length, "pad": pad_over_payload}
     junk = [*malformed.values(), template] * 4                              # template: for a QP that does not exist
     results = await tb.run_peers(peers, expected, junk=junk)
     for peer_completions, (base, shadow) in zip(results, shadows):
@@ -382,7 +385,7 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     assert (events["drops_icrc"], events["drops_malformed"], events["unknown_qp_drops"]) == \
         (arrived["icrc"], sum(arrived.values()) - arrived["icrc"], tb.delivered.count(template)), \
         (events, arrived, causes)
-    assert sum(arrived.values()) >= 18, f"the wire delivered too few junk frames to test anything: {arrived}"
+    assert sum(arrived.values()) >= 21, f"the wire delivered too few junk frames to test anything: {arrived}"
 
 
 def with_ip_total_length(frame: bytes, total_length: int) -> bytes:
