@@ -139,7 +139,6 @@ def random_requests(rng: random.Random, memory: bytearray, count: int, pmtu: int
         kind = rng.choice(kinds)
         length = min(max_length, rng.choice(lengths + [rng.randint(1, max_length)]))
         if kind == "read":
-            length = max(length, 1)
             request = WorkRequest.read(0x1000 + wr_id, remote_read, PEER_RKEY, length)
             remote_read += length + rng.randint(0, 7)
         else:

@@ -203,8 +203,8 @@ def check_plan(plan: Plan, declared_items: set[str] | None = None) -> list[str]:
     if declared_items is not None:
         references = [(f"testpoint {testpoint.name}", item) for testpoint in plan.testpoints for item in testpoint.coverage]
         references += [(f"a waiver of {group.name}", waiver.item) for group in plan.covergroups for waiver in group.waivers]
-        problems += [f"{plan.area}: {where} names {item}, which no bench declared" for where, item in references
-                     if item not in declared_items]
+        problems += list(dict.fromkeys(f"{plan.area}: {where} names {item}, which no bench declared"
+                                       for where, item in references if item not in declared_items))
     return problems
 
 
@@ -291,7 +291,9 @@ def check_results(plans: list[Plan], results: Path) -> list[PlanStatus]:
             if item.area != plan.area:
                 continue
             if item.group not in group_names:
-                problems.append(f"{plan.area}: the benches sample {item.group}, which the plan does not list")
+                unlisted = f"{plan.area}: the benches sample {item.group}, which the plan does not list"
+                if unlisted not in problems:
+                    problems.append(unlisted)
                 continue
             status = ItemStatus(item)
             for bin_, count in item.hits.items():
