@@ -135,9 +135,13 @@ def random_requests(rng: random.Random, memory: bytearray, count: int, pmtu: int
     work = []
     local, remote_write, remote_read = LOCAL_BASE, PEER_BASE, READ_SOURCE
     lengths = [0, 1, 3, 4, 63, 64, 65, pmtu - 1, pmtu, pmtu + 1, 2 * pmtu + 5]
+    # Every length class first (empty, one PMTU exactly, several packets), so that even a short
+    # run at some PMTU meets each; then lengths drawn around the boundaries
+    classes = [0, pmtu, 2 * pmtu + 5]
     for wr_id in range(count):
         kind = rng.choice(kinds)
-        length = min(max_length, rng.choice(lengths + [rng.randint(1, max_length)]))
+        drawn = classes[wr_id] if wr_id < len(classes) else rng.choice(lengths + [rng.randint(1, max_length)])
+        length = min(max_length, drawn)
         if kind == "read":
             request = WorkRequest.read(0x1000 + wr_id, remote_read, PEER_RKEY, length)
             remote_read += length + rng.randint(0, 7)

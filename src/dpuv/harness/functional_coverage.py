@@ -52,7 +52,9 @@ def _bin(key) -> Bin:
 
 
 def files(results: Path) -> list[Path]:
-    return sorted(results.rglob(FUNCTIONAL_COVERAGE_FILE))
+    """The coverage files of the recorded runs under `results` (beside a run.json): a run that is
+    meant to fail, such as a mutant's on broken RTL, records nothing and counts for nothing."""
+    return sorted(path for path in results.rglob(FUNCTIONAL_COVERAGE_FILE) if (path.parent / "run.json").exists())
 
 
 def merge(paths: list[Path]) -> dict[str, Item]:
