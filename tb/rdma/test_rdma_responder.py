@@ -380,7 +380,7 @@ async def three_qps_interleaved_with_malformed_frames(dut):
     dut._log.info("three QPs done; counters %s", events)
     # The wire drops 2 % of every kind too: each junk frame it delivered is dropped and counted by its cause
     arrived = {kind: tb.delivered.count(frame) for kind, frame in malformed.items()}
-    causes = {kind: parse_frame_or_none_cause(frame) for kind, frame in malformed.items()}
+    causes = {kind: model_drop_cause(frame) for kind, frame in malformed.items()}
     assert causes["icrc"] == "bad_icrc" and "bad_icrc" not in [cause for kind, cause in causes.items() if kind != "icrc"]
     assert (events["drops_icrc"], events["drops_malformed"], events["unknown_qp_drops"]) == \
         (arrived["icrc"], sum(arrived.values()) - arrived["icrc"], tb.delivered.count(template)), \
@@ -398,7 +398,7 @@ def with_ip_total_length(frame: bytes, total_length: int) -> bytes:
     return frame[:14] + bytes(header) + frame[34:]
 
 
-def parse_frame_or_none_cause(frame: bytes) -> str | None:
+def model_drop_cause(frame: bytes) -> str | None:
     """Why the model's parser rejects the frame (a MalformedCause value), or None if it takes it."""
     try:
         parse_frame(frame, PMTU)

@@ -194,10 +194,10 @@ def check_plan(plan: Plan, declared_items: set[str] | None = None) -> list[str]:
                  for test in sorted(planned - existing)]
     problems += [f"{plan.area}: {test} belongs to no testpoint" for test in sorted(existing - planned)]
     proofs = _proof_names()
+    group_names = {group.name for group in plan.covergroups}
     for testpoint in plan.testpoints:
         problems += [f"{plan.area}: testpoint {testpoint.name} names proof {proof}, not in {PROOFS_FILE.name}"
                      for proof in testpoint.proofs if proof not in proofs]
-        group_names = {group.name for group in plan.covergroups}
         problems += [f"{plan.area}: testpoint {testpoint.name} names {item}, of no covergroup in the plan"
                      for item in testpoint.coverage if ".".join(item.split(".")[:2]) not in group_names]
     if declared_items is not None:
@@ -250,8 +250,9 @@ class PlanStatus:
 def run_roots(results: Path) -> list[Path]:
     """The folders holding a run's records: the results folder itself, or the shards of a split
     run inside it (results/shard-k-of-N, each with its runs/)."""
-    return sorted(folder.parent for folder in results.glob("**/runs") if folder.is_dir()
-                  and not any(part == "runs" for part in folder.relative_to(results).parts[:-1]))
+    if (results / "runs").is_dir():
+        return [results]
+    return sorted(shard for shard in results.glob("shard-*") if (shard / "runs").is_dir())
 
 
 def _outcomes_by_test(results: Path) -> dict[str, list[bool]]:
