@@ -158,6 +158,10 @@ def _manifests(root, **areas):
     ('[[bench]]\nname = "x"\ntop = "x"\nparamters = []\n', "may hold"),
     ('[[bench]]\nname = "x"\ntop = "x"\nparameter_sets = "wide"\n', "names parameter sets 'wide'"),
     ('[[bench]]\nname = "x"\n', "needs name and top"),
+    ('[[bench]]\nname = "x"\ntop = "x"\nparameter_sets = [{ W = 1 }]\n'
+     'icarus_regress_only_parameter_sets = [{ W = 2 }]\n', "only some of its own sets"),
+    ('[[bench]]\nname = "x"\ntop = "x"\nparameter_sets = [{ W = 1 }]\n'
+     'icarus_regress_only_parameter_sets = [{ W = 1 }]\n', "every parameter set"),
 ])
 def test_a_bad_bench_entry_names_its_manifest(tmp_path, manifest, message):
     with pytest.raises(benches.ManifestError, match=message) as error:
@@ -169,6 +173,15 @@ def test_a_bench_declared_in_two_areas_is_refused(tmp_path):
     entry = '[[bench]]\nname = "twice"\ntop = "x"\n'
     with pytest.raises(benches.ManifestError, match="declared in both"):
         benches._load_benches(_manifests(tmp_path, first=entry, second=entry))
+
+
+def test_make_test_holds_wide_variants_back_from_icarus_alone(tmp_path):
+    [bench] = benches._load_benches(_manifests(tmp_path, area=(
+        '[[bench]]\nname = "x"\ntop = "x"\nparameter_sets = [{ W = 64 }, { W = 512 }]\n'
+        'icarus_regress_only_parameter_sets = [{ W = 512 }]\n')))
+    assert bench.suite_parameter_sets(False, "icarus") == ({"W": 64},)
+    assert bench.suite_parameter_sets(False, "verilator") == ({"W": 64}, {"W": 512})
+    assert bench.suite_parameter_sets(True, "icarus") == ({"W": 64}, {"W": 512})
 
 
 def test_every_area_manifest_is_read():

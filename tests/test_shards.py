@@ -46,16 +46,20 @@ def test_the_durations_file_balances_the_shards(count):
     assert min(loads) >= 0.8 * max(loads), f"{count} shards take {[round(load) for load in loads]} s"
 
 
-def test_the_regress_tier_adds_the_long_sweeps_to_the_suite():
+def test_the_regress_tier_adds_the_long_sweeps_and_the_wide_variants_on_icarus():
     test_tier = set(collected("tests/test_benches.py"))
     regress_tier = set(collected("tests/test_benches.py", tier="regress"))
-    sweeps = regress_tier - test_tier
+    added = regress_tier - test_tier
     assert test_tier < regress_tier
     long_sweeps = ("allreduce_ring_bandwidth-BUFFER_BEATS16384-DATA_WIDTH512-RANKS8",
                    "dpu_cluster_bandwidth-DATA_WIDTH512-MEMORY_BYTES2097152-NODES4",
                    "dpu_cluster_sizes-DATA_WIDTH64-NODES8")
-    assert sweeps and all(any(sweep in node for sweep in long_sweeps) for node in sweeps), sorted(sweeps)
-    assert all(any(sweep in node for node in sweeps) for sweep in long_sweeps), sorted(sweeps)
+    sweeps = {node for node in added if any(sweep in node for sweep in long_sweeps)}
+    assert all(any(sweep in node for node in sweeps) for sweep in long_sweeps), sorted(added)
+    # The rest are sets make test runs on Verilator alone, each on Icarus now
+    wide_variants = added - sweeps
+    assert wide_variants and all(node.endswith("-icarus]") and node.replace("-icarus]", "-verilator]") in test_tier
+                                 for node in wide_variants), sorted(wide_variants)
 
 
 def test_node_ids_from_junit_are_pytests():

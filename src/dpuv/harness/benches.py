@@ -52,11 +52,18 @@ class Bench:
     # Parameter sets (also in parameter_sets) that the suite runs only in its regress tier: the
     # long sweeps. `make sim` and `make sim TB=...` run every set.
     regress_only_sets: tuple[dict[str, int], ...] = ()
+    # Parameter sets (also in parameter_sets) that the test tier runs on Verilator alone: wider or
+    # larger variants of a set Icarus runs there too, taking minutes on Icarus. Every test still
+    # meets both simulators in `make test`; `make regress` runs these on Icarus as well.
+    icarus_regress_only_sets: tuple[dict[str, int], ...] = ()
 
-    def suite_parameter_sets(self, regress: bool) -> tuple[dict[str, int], ...]:
-        """The sets a tier of the test suite runs: all of them in regress, the rest in test."""
-        return self.parameter_sets if regress else tuple(
-            parameters for parameters in self.parameter_sets if parameters not in self.regress_only_sets)
+    def suite_parameter_sets(self, regress: bool, simulator: str | None = None) -> tuple[dict[str, int], ...]:
+        """The sets a tier of the test suite runs (on one simulator, or on any): all of them in
+        regress, the rest in test."""
+        if regress:
+            return self.parameter_sets
+        held_back = self.regress_only_sets + (self.icarus_regress_only_sets if simulator == "icarus" else ())
+        return tuple(parameters for parameters in self.parameter_sets if parameters not in held_back)
 
     @property
     def test_module(self) -> str:
@@ -105,7 +112,7 @@ class Area:
 
 # What a [[bench]] entry may say, and the Bench field each key fills
 _BENCH_KEYS = {"name", "top", "file_lists", "parameter_sets", "description", "stamped", "regression", "modules",
-               "quick_compile", "heavy", "regress_only_parameter_sets"}
+               "quick_compile", "heavy", "regress_only_parameter_sets", "icarus_regress_only_parameter_sets"}
 
 
 def _parameter_sets(area: Area, entry: dict, key: str = "parameter_sets") -> tuple[dict[str, int], ...]:
@@ -127,11 +134,18 @@ def _bench(area: Area, entry: dict) -> Bench:
                             f"{sorted(_BENCH_KEYS)}; got {sorted(entry)}")
     # Relative to the checkout, so build fingerprints and messages do not name where it sits
     test_dir = area.folder.relative_to(PROJECT_ROOT) if area.folder.is_relative_to(PROJECT_ROOT) else area.folder
+    parameter_sets = _parameter_sets(area, entry) + _parameter_sets(area, entry, "regress_only_parameter_sets")
+    icarus_regress_only = _parameter_sets(area, entry, "icarus_regress_only_parameter_sets")
+    strays = [parameters for parameters in icarus_regress_only if parameters not in parameter_sets]
+    if strays or len(icarus_regress_only) == len(parameter_sets) > 0:
+        raise ManifestError(f"{area.folder / MANIFEST_NAME}: bench {entry['name']} holds back from Icarus "
+                            f"{strays or 'every parameter set'}: it may hold back only some of its own sets")
     return Bench(
         name=entry["name"], toplevel=entry["top"], test_dir=str(test_dir),
         file_lists=tuple(entry.get("file_lists", ())),
-        parameter_sets=_parameter_sets(area, entry) + _parameter_sets(area, entry, "regress_only_parameter_sets"),
+        parameter_sets=parameter_sets,
         regress_only_sets=_parameter_sets(area, entry, "regress_only_parameter_sets"),
+        icarus_regress_only_sets=icarus_regress_only,
         description=entry.get("description", ""), stamped=entry.get("stamped", False),
         in_default_regression=entry.get("regression", True), module=",".join(entry.get("modules", ())),
         quick_compile=entry.get("quick_compile", False), heavy=entry.get("heavy", False))

@@ -75,7 +75,9 @@ def read_durations(path: Path = DURATIONS_FILE) -> dict[str, float]:
 
 
 def write_durations(junit_files: list[Path], path: Path = DURATIONS_FILE) -> dict[str, float]:
-    durations = dict(sorted(durations_from_junit(junit_files).items()))
+    """The run's durations over the file's: tests the run did not hold (another tier's, or a
+    mutant's other simulator) keep the figure they had."""
+    durations = dict(sorted((read_durations(path) | durations_from_junit(junit_files)).items()))
     path.write_text(json.dumps(durations, indent=1) + "\n")
     return durations
 
