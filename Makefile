@@ -110,7 +110,8 @@ testplan: $(VENV_STAMP)
 
 COUNT ?= 30
 mutation: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli mutation --area '$(AREA)' --count $(COUNT) --seed $(or $(SEED),1)
+	@$(PYTHON) -m dpuv.harness.cli mutation --area '$(AREA)' --count $(COUNT) --seed $(or $(SEED),1) \
+		$(foreach mutant,$(MUTANT),--mutant '$(mutant)')
 
 PROOF ?=
 BROKEN ?= 0

@@ -74,6 +74,13 @@ def test_a_draw_is_fixed_by_its_seed_and_draws_from_the_area():
         mutation.draw("nowhere", 3, seed=1)
 
 
+def test_a_survivor_is_chosen_again_by_the_id_its_report_printed():
+    drawn = mutation.draw("common", 5, seed=4)
+    assert mutation.chosen("common", [drawn[3].id, drawn[1].id]) == [drawn[3], drawn[1]]
+    with pytest.raises(mutation.MutationError, match="no mutant"):
+        mutation.chosen("common", ["crc32.v:1:0:held"])
+
+
 def test_a_mutant_runs_against_the_benches_whose_design_holds_its_module():
     # The common file list compiles every common block; the crc32 bench holds only crc32
     assert "crc32" in mutation.instantiated_modules(benches.find("crc32"))

@@ -9,8 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from dpuv.harness import (benches, coverage, formal, lint, mutation, report, runner, shards, suite, synth, testplan,
-                          timeouts, toolchain)
+from dpuv.harness import (benches, coverage, formal, lint, mutation, report, report_page, runner, shards, suite, synth,
+                          testplan, timeouts, toolchain)
+
+
+def _reported(status: int, results: Path) -> int:
+    """A command's status, once results/report/index.html shows what the command left in `results`."""
+    print(f"report: {report_page.write(benches.PROJECT_ROOT / results)}", flush=True)
+    return status
 
 
 def _parse_parameters(text: str, bench: benches.Bench) -> dict[str, int]:
@@ -243,21 +249,26 @@ def main(argv: list[str] | None = None) -> int:
     coverage_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")
     coverage_parser.add_argument("--lcov", action="store_true", help="also write results/coverage.info (verilator_coverage)")
     coverage_parser.add_argument("--report-only", action="store_true", help="only merge and report the last run's data")
-    coverage_parser.set_defaults(handler=lambda arguments: coverage.report(lcov=arguments.lcov) if arguments.report_only
-                                 else coverage.run(arguments.area, arguments.jobs, arguments.lcov))
+    coverage_parser.set_defaults(handler=lambda arguments: _reported(
+        coverage.report(lcov=arguments.lcov) if arguments.report_only
+        else coverage.run(arguments.area, arguments.jobs, arguments.lcov), suite.RESULTS))
 
     mutation_parser = commands.add_parser("mutation", help="random mutants of one RTL area against its benches: the score")
     mutation_parser.add_argument("--area", required=True, help="the RTL folder (rtl/<area>)")
     mutation_parser.add_argument("--count", type=int, default=30, help="mutants to draw")
     mutation_parser.add_argument("--seed", type=int, default=1, help="the draw's seed")
-    mutation_parser.set_defaults(handler=lambda arguments: mutation.main(arguments.area, arguments.count, arguments.seed))
+    mutation_parser.add_argument("--mutant", action="append", default=[],
+                                 help="run only this mutant (an id a report printed, file:line:column:kind); repeatable")
+    mutation_parser.set_defaults(handler=lambda arguments: _reported(
+        mutation.main(arguments.area, arguments.count, arguments.seed, arguments.mutant), suite.RESULTS))
 
     testplan_parser = commands.add_parser("testplan", help="hold a suite run to the testplans: testpoints, coverage bins")
     testplan_parser.add_argument("results", type=Path, nargs="?", default=suite.RESULTS,
                                  help="the results folder of a whole run (default results)")
     testplan_parser.add_argument("--output", type=Path, default=suite.RESULTS / "report",
                                  help="where testplan.json and testplan.html go")
-    testplan_parser.set_defaults(handler=lambda arguments: testplan.main(arguments.results, arguments.output))
+    testplan_parser.set_defaults(handler=lambda arguments: _reported(testplan.main(arguments.results, arguments.output),
+                                                                      arguments.results))
 
     suite_parser = commands.add_parser("suite", help="the test suite (make test / make regress), whole or one shard")
     suite_parser.add_argument("--jobs", type=int, default=2, help="pytest-xdist workers")
@@ -267,13 +278,15 @@ def main(argv: list[str] | None = None) -> int:
     suite_parser.add_argument("--results", type=Path, default=suite.RESULTS, help="where results go (default results)")
     suite_parser.add_argument("--builds", type=Path, help="build folder (default sim_build)")
     suite_parser.add_argument("pytest_arguments", nargs="*", help="more pytest arguments, after --")
-    suite_parser.set_defaults(handler=lambda arguments: suite.run(arguments.jobs, arguments.shard, arguments.seeds,
-                                                                   arguments.pytest_arguments, arguments.results,
-                                                                   arguments.builds, arguments.regress))
+    suite_parser.set_defaults(handler=lambda arguments: _reported(
+        suite.run(arguments.jobs, arguments.shard, arguments.seeds, arguments.pytest_arguments, arguments.results,
+                  arguments.builds, arguments.regress),
+        arguments.results / arguments.shard.name if arguments.shard else arguments.results))
     merge_parser = commands.add_parser("merge", help="one JUnit file and one report from shard results")
     merge_parser.add_argument("shard_dirs", nargs="+", type=Path, help="results/shard-k-of-N folders")
     merge_parser.add_argument("--output", type=Path, default=suite.RESULTS, help="where junit.xml goes")
-    merge_parser.set_defaults(handler=lambda arguments: suite.merge(arguments.shard_dirs, arguments.output))
+    merge_parser.set_defaults(handler=lambda arguments: _reported(suite.merge(arguments.shard_dirs, arguments.output),
+                                                                   arguments.output))
     durations_parser = commands.add_parser("durations", help="refresh tests/durations.json from JUnit files")
     durations_parser.add_argument("junit_files", nargs="+", type=Path)
     durations_parser.set_defaults(handler=lambda arguments: suite.durations(arguments.junit_files))

@@ -169,6 +169,15 @@ def draw(area: str, count: int, seed: int) -> list[Mutation]:
     return sorted(random.Random(seed).sample(candidates, min(count, len(candidates))), key=lambda m: (m.file, m.line))
 
 
+def chosen(area: str, ids: list[str]) -> list[Mutation]:
+    """The mutants of an area with these ids (to run a survivor again after a change)."""
+    candidates = {mutation.id: mutation for path in area_files(area) for mutation in mutations_of(path)}
+    unknown = [mutant for mutant in ids if mutant not in candidates]
+    if unknown:
+        raise MutationError(f"rtl/{area} has no mutant {unknown} (ids are file:line:column:kind, as a report prints them)")
+    return [candidates[mutant] for mutant in ids]
+
+
 _MODULE = re.compile(r"^\s*module\s+(\w+)", re.M)
 _INSTANCE = re.compile(r"\b(\w+)\s*(?:#\s*\(|\w+\s*\()")
 # A survivor has run against this many benches at most (those of its own area first)
@@ -271,10 +280,11 @@ def score(results: list[MutantResult], equivalent: dict[str, str]) -> tuple[int,
     return killed, survived, stillborn, judged, (killed / live if live else None)
 
 
-def main(area: str, count: int = 30, seed: int = 1) -> int:
-    mutations = draw(area, count, seed)
+def main(area: str, count: int = 30, seed: int = 1, only: list[str] | None = None) -> int:
+    mutations = chosen(area, only) if only else draw(area, count, seed)
     equivalent = triage(area)
-    print(f"mutation: {len(mutations)} mutants of rtl/{area} (seed {seed}), on Verilator", flush=True)
+    print(f"mutation: {len(mutations)} mutants of rtl/{area} " + ("(chosen)" if only else f"(seed {seed})")
+          + ", on Verilator", flush=True)
     results = []
     with tempfile.TemporaryDirectory(prefix="dpuv-mutation-") as scratch:
         for index, mutation in enumerate(mutations, start=1):
@@ -291,6 +301,8 @@ def main(area: str, count: int = 30, seed: int = 1) -> int:
     shown = f"{100 * value:.1f} %" if value is not None else "-"
     print(f"\nrtl/{area}: {killed} killed, {survived} survived ({judged} equivalent), {stillborn} stillborn; "
           f"score {shown} of the non-equivalent mutants")
+    if only:
+        return 0  # a few chosen mutants are not the area's score: the report keeps the last draw's
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{area}.json").write_text(json.dumps({
         "area": area, "seed": seed, "count": count, "killed": killed, "survived": survived, "stillborn": stillborn,

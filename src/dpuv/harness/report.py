@@ -28,7 +28,8 @@ def recorded_runs(results_root: Path) -> list[RunResult]:
     return results
 
 
-def _figures(results: list[RunResult]) -> list[dict]:
+def recorded_figures(results: list[RunResult]) -> list[dict]:
+    """Every performance figure the runs recorded, each with its simulator in its context."""
     figures = []
     for result in results:
         if result.perf_file and Path(result.perf_file).exists():
@@ -53,7 +54,7 @@ def summary(results: list[RunResult], elapsed: float | None = None, with_closing
         lines.append(f"    {result.simulator:9} {result.bench:18} {runner.parameter_slug(result.parameters):42} {result.seed}")
     if elapsed is not None:
         lines.append(f"  time: {elapsed:.0f} s")
-    figures = _figures(results)
+    figures = recorded_figures(results)
     if figures:
         lines += ["", "performance counters against spec targets (src/dpuv/harness/targets.toml):", format_table(figures)]
     failures = [result.failure_report() for result in results if not result.passed]
