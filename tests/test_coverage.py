@@ -4,6 +4,8 @@
 any instance in any run), the design only, an HTML page per source; and a real bench built with
 coverage writes data that the report reads."""
 
+import pytest
+
 from dpuv.harness import benches, coverage, runner
 
 ROOT = benches.PROJECT_ROOT
@@ -27,7 +29,9 @@ def test_points_merge_across_instances_and_runs_per_engine(tmp_path):
     run_b.write_text(_point("rtl/common/crc32.v", 30, "v_line/crc32", "block", "top.crc_a", 2) + "\n")
     merged = coverage.collect(tmp_path)
     assert merged.files_read == 2
-    assert merged.by_engine() == {"common": {"toggle": (1, 1), "line": (1, 1)}, "rdma": {"branch": (1, 1)}}
+    # Line 20 declares the input `data`: its toggle counts among the ports' and registers' too
+    assert merged.by_engine() == {"common": {"toggle": (1, 1), "port_reg_toggle": (1, 1), "line": (1, 1)},
+                                  "rdma": {"branch": (1, 1)}}
     index = coverage.write_html(merged, tmp_path / "report")
     page = (tmp_path / "report" / "rtl__common__crc32.v.html").read_text()
     assert "crc32.v" in index.read_text() and "<pre>" in page
@@ -57,6 +61,48 @@ def test_a_bench_built_with_coverage_writes_points_the_report_reads(tmp_path, re
 
 
 def test_figures_below_their_goal_are_marked():
-    assert coverage.below_goal("toggle", 84, 100) and not coverage.below_goal("toggle", 85, 100)
+    assert coverage.below_goal("port_reg_toggle", 84, 100) and not coverage.below_goal("port_reg_toggle", 85, 100)
+    assert not coverage.below_goal("toggle", 1, 100), "every signal's toggles have no goal"
     assert coverage.below_goal("line", 94, 100) and not coverage.below_goal("branch", 9, 10)
     assert not coverage.below_goal("line", 0, 0)
+
+
+def _data(tmp_path, *points: str) -> None:
+    data = tmp_path / "runs" / "a" / "coverage.dat"
+    data.parent.mkdir(parents=True, exist_ok=True)
+    data.write_text("\n".join(points) + "\n")
+
+
+def test_port_and_register_toggles_are_counted_apart_from_wires(tmp_path):
+    # rtl/common/crc32.v: line 20 declares the input `data`; a line that is no declaration counts
+    # only as a toggle
+    source = (ROOT / "rtl/common/crc32.v").read_text().splitlines()
+    port_line = next(number for number, text in enumerate(source, 1) if text.strip().startswith("input"))
+    other_line = next(number for number, text in enumerate(source, 1) if "assign" in text or "always" in text)
+    _data(tmp_path, _point("rtl/common/crc32.v", port_line, "v_toggle/crc32", "data[0]:0->1", "top", 1),
+          _point("rtl/common/crc32.v", other_line, "v_toggle/crc32", "next[0]:0->1", "top", 0))
+    figures = coverage.collect(tmp_path, waivers=[]).by_engine()["common"]
+    assert figures["toggle"] == (1, 2) and figures["port_reg_toggle"] == (1, 1)
+
+
+def test_waived_points_leave_the_figures_and_stale_waivers_are_named(tmp_path):
+    _data(tmp_path, _point("rtl/common/crc32.v", 30, "v_line/crc32", "else", "top", 0),
+          _point("rtl/common/crc32.v", 31, "v_line/crc32", "block", "top", 4),
+          _point("rtl/common/crc32.v", 32, "v_branch/crc32", "if", "top", 2))
+    waivers = [coverage.Waiver("rtl/common/crc32.v", "line", "else", "the default arm cannot be reached", 30),
+               coverage.Waiver("rtl/common/*.v", "branch", "if", "wrongly thought unreachable"),
+               coverage.Waiver("rtl/common/crc32.v", "toggle", "nothing*", "matches nothing"),
+               coverage.Waiver("rtl/rdma/*.v", "line", "*", "a file this run did not measure")]
+    merged = coverage.collect(tmp_path, waivers=waivers)
+    assert merged.by_engine() == {"common": {"line": (1, 1)}} and merged.waived() == {"common": 2}
+    stale = merged.stale_waivers()
+    assert len(stale) == 2 and "were hit" in stale[0] and "matches no point" in stale[1], stale
+    assert "stale waiver" in coverage.table(merged)
+
+
+def test_every_waiver_file_has_a_reason_for_each_waiver(tmp_path):
+    assert all(waiver.reason.strip() for waiver in coverage.load_waivers())
+    (tmp_path / "area").mkdir()
+    (tmp_path / "area" / coverage.WAIVER_FILE).write_text('[[waive]]\nfile = "rtl/x.v"\nkind = "toggle"\npoint = "a*"\n')
+    with pytest.raises(coverage.WaiverError, match="reason"):
+        coverage.load_waivers(tmp_path)

@@ -11,7 +11,15 @@ in (rtl/<engine>/):
 - line: Verilator's line coverage, one point per block (an if or else arm, a case item, an
   always body), so it is statement and branch coverage at once;
 - branch: Verilator's branch points (both ways of each decision it instruments);
-- toggle: every bit of every signal seen rising and falling.
+- toggle: every bit of every signal seen rising and falling;
+- port_reg_toggle: the toggles of the ports and registers alone (a declaration that is an input,
+  output or reg), where the goal applies: a wire inside an expression is already judged by the
+  lines and branches that use it.
+
+Waivers (tb/<area>/coverage_waivers.toml, `[[waive]]` with file and point patterns, an optional
+line and a reason) take points out of the figures: a point the design cannot reach, or bits no
+bench can drive, said why. A waiver that matches no point of a measured file, or matches a point
+that was hit, is stale and the report lists it.
 
 A point counts as hit when any instance of its module hit it in any run (module-level coverage:
 the same line in two benches is one point). The report is HTML: results/report/coverage/index.html
@@ -22,21 +30,29 @@ and `--lcov` writes an lcov .info file with it for genhtml users.
 
 from __future__ import annotations
 
+import fnmatch
 import html
 import json
 import os
+import re
+import tomllib
 import subprocess
 import shutil
 import sys
 from collections import defaultdict
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dpuv.harness import benches, runner, testplan
 
-KINDS = ("line", "branch", "toggle")
-# The goals every engine is held to (#15): the report marks each figure met or below
-GOALS = {"line": 95.0, "branch": 90.0, "toggle": 85.0}
+KINDS = ("line", "branch", "toggle", "port_reg_toggle")
+# The goals every engine is held to (#15): the report marks each figure met or below (the toggle
+# goal is on the ports and registers; every signal's toggles are shown for information)
+GOALS = {"line": 95.0, "branch": 90.0, "port_reg_toggle": 85.0}
+WAIVER_FILE = "coverage_waivers.toml"
+# A declaration of a port or a register, as the line a toggle point names begins
+_PORT_OR_REG = re.compile(r"^\s*(input|output|inout|reg)\b")
 # Verilator's page prefixes, by the kind they are reported as
 _PAGE_KINDS = {"v_line": "line", "v_branch": "branch", "v_expr": "expression", "v_toggle": "toggle",
                "v_user": "user", "v_fsm": "fsm"}
@@ -52,18 +68,86 @@ class Point:
     what: str
 
 
+@dataclass(frozen=True)
+class Waiver:
+    file: str       # fnmatch pattern on the source, relative to the checkout
+    kind: str       # line, branch or toggle (a toggle waiver covers port_reg_toggle too)
+    point: str      # fnmatch pattern on what the point is (a toggle's "signal[bit]:edge")
+    reason: str
+    line: int = 0   # 0: any line
+    where: str = ""
+
+    def matches(self, point: Point) -> bool:
+        kind = "toggle" if point.kind == "port_reg_toggle" else point.kind
+        return (kind == self.kind and fnmatch.fnmatchcase(point.file, self.file)
+                and (not self.line or point.line == self.line)
+                and fnmatch.fnmatchcase(point.what.split(" @", 1)[0], self.point))
+
+
+class WaiverError(ValueError):
+    pass
+
+
+def load_waivers(root: Path | None = None) -> list[Waiver]:
+    """Every tb/<area>/coverage_waivers.toml; each waiver needs its file, kind, point and reason."""
+    waivers = []
+    for path in sorted((root or benches.TB_ROOT).glob(f"*/{WAIVER_FILE}")):
+        for index, entry in enumerate(tomllib.loads(path.read_text()).get("waive", []), start=1):
+            where = f"{path}: waiver {index}"
+            unknown = set(entry) - {"file", "kind", "point", "line", "reason"}
+            if unknown or not all(str(entry.get(key, "")).strip() for key in ("file", "kind", "point", "reason")):
+                raise WaiverError(f"{where} needs file, kind, point and reason (and may have line); got {sorted(entry)}")
+            if entry["kind"] not in ("line", "branch", "toggle"):
+                raise WaiverError(f"{where}: kind {entry['kind']!r} is not line, branch or toggle")
+            waivers.append(Waiver(entry["file"], entry["kind"], entry["point"], entry["reason"],
+                                  int(entry.get("line", 0)), where))
+    return waivers
+
+
 @dataclass
 class Coverage:
     counts: dict[Point, int] = field(default_factory=lambda: defaultdict(int))
     files_read: int = 0
+    waivers: list[Waiver] = field(default_factory=list)
 
     def add(self, point: Point, count: int) -> None:
         self.counts[point] += count
 
+    def waiver_of(self, point: Point) -> Waiver | None:
+        return next((waiver for waiver in self.waivers if waiver.matches(point)), None)
+
+    def counted(self) -> dict[Point, int]:
+        """The points the figures hold: every one no waiver takes out."""
+        return {point: count for point, count in self.counts.items() if self.waiver_of(point) is None}
+
+    def waived(self) -> dict[str, int]:
+        """engine -> points its waivers took out."""
+        taken: dict[str, int] = defaultdict(int)
+        for point in self.counts:
+            if self.waiver_of(point) is not None:
+                taken[engine_of(point.file)] += 1
+        return dict(taken)
+
+    def stale_waivers(self) -> list[str]:
+        """Waivers of a measured file that match none of its points, or match a point that was hit."""
+        measured = {point.file for point in self.counts}
+        problems = []
+        for waiver in self.waivers:
+            if not any(fnmatch.fnmatchcase(file, waiver.file) for file in measured):
+                continue  # its file was not in this run
+            matched = [(point, count) for point, count in self.counts.items() if waiver.matches(point)]
+            if not matched:
+                problems.append(f"{waiver.where} ({waiver.file} {waiver.kind} {waiver.point}) matches no point")
+            hit = [point for point, count in matched if count]
+            if hit:
+                problems.append(f"{waiver.where} ({waiver.file} {waiver.kind} {waiver.point}) covers "
+                                f"{len(hit)} points that were hit, e.g. line {hit[0].line} {hit[0].what}")
+        return problems
+
     def by_engine(self) -> dict[str, dict[str, tuple[int, int]]]:
-        """engine -> kind -> (points hit, points)."""
+        """engine -> kind -> (points hit, points), without the waived points."""
         grouped: dict[str, list[tuple[Point, int]]] = defaultdict(list)
-        for point, count in self.counts.items():
+        for point, count in self.counted().items():
             grouped[engine_of(point.file)].append((point, count))
         return {engine: figures(points) for engine, points in grouped.items()}
 
@@ -83,7 +167,16 @@ def engine_of(file: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "rtl" else "other"
 
 
-def parse(path: Path, into: Coverage) -> None:
+def _declares_port_or_register(relative: str, line: int, sources: dict[str, list[str]]) -> bool:
+    if relative not in sources:
+        source = benches.PROJECT_ROOT / relative
+        sources[relative] = source.read_text(errors="replace").splitlines() if source.exists() else []
+    text = sources[relative]
+    return 0 < line <= len(text) and bool(_PORT_OR_REG.match(text[line - 1]))
+
+
+def parse(path: Path, into: Coverage, sources: dict[str, list[str]] | None = None) -> None:
+    sources = {} if sources is None else sources
     for text in path.read_text(errors="replace").splitlines():
         if not text.startswith("C '"):
             continue
@@ -102,13 +195,16 @@ def parse(path: Path, into: Coverage) -> None:
         point = Point(relative, int(attributes.get("l", 0)), kind,
                       f"{attributes.get('o', '')} @{attributes.get('n', '')}".strip())
         into.add(point, int(count))
+        if kind == "toggle" and _declares_port_or_register(relative, point.line, sources):
+            into.add(dataclasses.replace(point, kind="port_reg_toggle"), int(count))
     into.files_read += 1
 
 
-def collect(results_root: Path) -> Coverage:
-    coverage = Coverage()
+def collect(results_root: Path, waivers: list[Waiver] | None = None) -> Coverage:
+    coverage = Coverage(waivers=load_waivers() if waivers is None else waivers)
+    sources: dict[str, list[str]] = {}
     for data in sorted((results_root / "runs").glob("**/coverage.dat")):
-        parse(data, coverage)
+        parse(data, coverage, sources)
     return coverage
 
 
@@ -117,28 +213,37 @@ def percent(hit: int, total: int) -> str:
 
 
 def below_goal(kind: str, hit: int, total: int) -> bool:
-    return bool(total) and 100.0 * hit / total < GOALS[kind]
+    return kind in GOALS and bool(total) and 100.0 * hit / total < GOALS[kind]
 
 
 def table(coverage: Coverage) -> str:
-    lines = [f"{'engine':<12}" + "".join(f"{kind:>22}" for kind in KINDS)]
+    waived = coverage.waived()
+    lines = [f"{'engine':<12}" + "".join(f"{kind:>24}" for kind in KINDS) + f"{'waived':>8}"]
     for engine, kinds in sorted(coverage.by_engine().items()):
         cells = []
         for kind in KINDS:
             hit, total = kinds.get(kind, (0, 0))
             mark = "*" if below_goal(kind, hit, total) else " "
             cells.append(f"{percent(hit, total)}{mark}({hit}/{total})" if total else "-")
-        lines.append(f"{engine:<12}" + "".join(f"{cell:>22}" for cell in cells))
+        lines.append(f"{engine:<12}" + "".join(f"{cell:>24}" for cell in cells) + f"{waived.get(engine, 0):>8}")
     lines.append("(* below the goal: " + ", ".join(f"{kind} {goal:.0f} %" for kind, goal in GOALS.items()) + ")")
     lines.append(f"(from {coverage.files_read} coverage.dat files of Verilator bench runs; a point is hit when any "
-                 f"instance hit it in any run)")
+                 f"instance hit it in any run; waived points, tb/*/{WAIVER_FILE}, are left out)")
+    lines += [f"stale waiver: {problem}" for problem in coverage.stale_waivers()]
     return "\n".join(lines)
 
 
-def _file_page(source: str, points: list[tuple[Point, int]]) -> str:
+def _file_page(source: str, points: list[tuple[Point, int]], coverage: Coverage) -> str:
+    """Every line with its points' least count; a line with a point never hit (and not waived) is
+    red, with the missed points at the right; waived points show their reason."""
     by_line: dict[int, list[tuple[Point, int]]] = defaultdict(list)
+    waived_by_line: dict[int, list[str]] = defaultdict(list)
     for point, count in points:
-        by_line[point.line].append((point, count))
+        waiver = coverage.waiver_of(point)
+        if waiver is None:
+            by_line[point.line].append((point, count))
+        elif waiver.reason not in waived_by_line[point.line]:
+            waived_by_line[point.line].append(waiver.reason)
     path = benches.PROJECT_ROOT / source
     text = path.read_text(errors="replace").splitlines() if path.exists() else []
     rows = []
@@ -147,6 +252,7 @@ def _file_page(source: str, points: list[tuple[Point, int]]) -> str:
         missed = [point for point, count in here if count == 0]
         style = "missed" if missed else ("hit" if here else "")
         notes = "; ".join(f"{point.kind} {point.what}" for point in missed[:6]) + (" ..." if len(missed) > 6 else "")
+        notes += "".join(f" [waived: {reason}]" for reason in waived_by_line.get(number, []))
         counts = min((count for _, count in here), default="")
         rows.append(f'<tr class="{style}"><td>{number}</td><td>{counts}</td><td><pre>{html.escape(code)}</pre></td>'
                     f"<td>{html.escape(notes)}</td></tr>")
@@ -166,16 +272,18 @@ def write_html(coverage: Coverage, folder: Path) -> Path:
     for point, count in coverage.counts.items():
         points_by_file[point.file].append((point, count))
     rows = []
+    waived = coverage.waived()
     for engine, kinds in sorted(coverage.by_engine().items()):
         cells = "".join(f'<td class="{"below" if below_goal(kind, *kinds.get(kind, (0, 0))) else "met"}">'
                         f"{percent(*kinds.get(kind, (0, 0)))} ({kinds.get(kind, (0, 0))[0]}/"
                         f"{kinds.get(kind, (0, 0))[1]})</td>" for kind in KINDS)
-        rows.append(f"<tr><th>{engine}</th>{cells}</tr>")
+        rows.append(f"<tr><th>{engine}</th>{cells}<td>{waived.get(engine, 0)}</td></tr>")
+    stale = "".join(f"<li>{html.escape(problem)}</li>" for problem in coverage.stale_waivers())
     file_rows = []
     for source, points in sorted(points_by_file.items()):
         page = source.replace("/", "__") + ".html"
-        (folder / page).write_text(_file_page(source, points))
-        per_kind = figures(points)
+        (folder / page).write_text(_file_page(source, points, coverage))
+        per_kind = figures([(point, count) for point, count in points if coverage.waiver_of(point) is None])
         cells = "".join(f"<td>{percent(*per_kind.get(kind, (0, 0)))}</td>" for kind in KINDS)
         file_rows.append(f'<tr><th><a href="{page}">{html.escape(source)}</a></th>{cells}</tr>')
     header = "".join(f"<th>{kind}</th>" for kind in KINDS)
@@ -185,8 +293,11 @@ def write_html(coverage: Coverage, folder: Path) -> Path:
                      f"runs: <a href='../testplan.html'>testplan.html</a>.</p><p>{coverage.files_read} runs merged; a point is hit "
                      f"when any instance of its module hit it. Goals: "
                      + ", ".join(f"{kind} {goal:.0f} %" for kind, goal in GOALS.items())
-                     + " (red: below).</p><h2>Per engine</h2><table><tr><th>engine</th>"
-                     f"{header}</tr>{''.join(rows)}</table><h2>Per file</h2><table><tr><th>file</th>{header}</tr>"
+                     + f" (red: below); waived points (tb/*/{WAIVER_FILE}, each with its reason on its line's page) "
+                     "are left out of the figures.</p><h2>Per engine</h2><table><tr><th>engine</th>"
+                     f"{header}<th>waived</th></tr>{''.join(rows)}</table>"
+                     + (f"<h2>Stale waivers</h2><ul>{stale}</ul>" if stale else "")
+                     + f"<h2>Per file</h2><table><tr><th>file</th>{header}</tr>"
                      f"{''.join(file_rows)}</table>")
     return index
 
@@ -209,8 +320,10 @@ def report(results_root: Path = Path("results"), lcov: bool = False) -> int:
         return 1
     print(table(coverage))
     index = write_html(coverage, results_root / "report" / "coverage")
+    waived = coverage.waived()
     (results_root / "coverage.json").write_text(json.dumps(
-        {engine: {kind: {"hit": hit, "points": total} for kind, (hit, total) in kinds.items()}
+        {engine: {**{kind: {"hit": hit, "points": total} for kind, (hit, total) in kinds.items()},
+                  "waived": waived.get(engine, 0)}
          for engine, kinds in coverage.by_engine().items()}, indent=1))
     print(f"coverage report: {index}")
     # The same runs' testpoints and functional coverage, in the page the code coverage links to

@@ -76,7 +76,8 @@ def gather(results: Path) -> RunFacts:
     facts.figures = report.recorded_figures(runs)
     coverage_file = results / "coverage.json"
     if coverage_file.exists():
-        facts.coverage = {engine: {kind: (value["hit"], value["points"]) for kind, value in kinds.items()}
+        facts.coverage = {engine: {kind: (value["hit"], value["points"]) for kind, value in kinds.items()
+                                   if kind in coverage.KINDS}
                           for engine, kinds in json.loads(coverage_file.read_text()).items()}
     if runs:
         facts.testplans = testplan.check_results(testplan.load_all(), results)
