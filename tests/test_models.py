@@ -10,6 +10,7 @@ import pytest
 
 from dpuv.models import nvme_completion, nvme_error_log, nvme_io_statistics, nvme_queue
 from dpuv.models.nvme_admin import Completion
+from dpuv.models.nvme_nvm import prp_pages
 from dpuv.models.crc32 import crc32, reflect
 from dpuv.models.packet_fifo import Frame, delivered, dropped_bad, dropped_oversize
 from dpuv.models.perf_counters import CycleInputs, PerfCountersModel
@@ -290,3 +291,16 @@ def test_nvme_io_statistics_round_up_to_thousands_and_count_successful_reads_and
     large.complete(read=False, write=True, success=True, blocks=65536)
     assert (large.units_written, large.data_units_written, large.host_write_commands) == (524288, 525, 1)
     assert nvme_io_statistics.data_units(0) == 0 and nvme_io_statistics.data_units(999) == 1
+
+
+def test_nvme_prp_walk_follows_a_chain_and_refuses_one_inside_a_page():
+    """Three pages from a list that starts in its page's last slot: that slot chains to the next
+    list page (NVMe 1.4, PRP lists), which must be page aligned like every entry in a list."""
+    memory = {0x20FF8: 0x30000, 0x30000: 0x40000, 0x30008: 0x50000}
+
+    def read_host(address, length):
+        return memory[address].to_bytes(8, "little")
+    assert prp_pages(0x10000, 0x20FF8, 3 * 4096, read_host) == [(0x10000, 4096), (0x40000, 4096), (0x50000, 4096)]
+    memory[0x20FF8] = 0x30010
+    with pytest.raises(ValueError, match="chain"):
+        prp_pages(0x10000, 0x20FF8, 3 * 4096, read_host)

@@ -346,17 +346,12 @@ always @(posedge clk) begin
             if (command == `NVME_NVM_WRITE_ZEROES) begin
                 state <= S_CHUNK;
             end else if (two_pages) begin
+                // PRP2's offset was checked when the command began
                 host_address <= prp2;
-                if (prp2[11:0] != 12'd0) begin
-                    status_code <= `NVME_SC_PRP_OFFSET_INVALID;
-                    state <= S_FINISH;
-                end else begin
-                    state <= S_CHUNK;
-                end
-            end else if (list_pointer[1:0] != 2'd0) begin
-                status_code <= `NVME_SC_PRP_OFFSET_INVALID;
-                state <= S_FINISH;
+                state <= S_CHUNK;
             end else begin
+                // The list pointer is dword aligned: PRP2 was checked when the command began,
+                // entries are 8 bytes and each chain to a next list page is checked as it is read
                 host_read_address <= list_pointer;
                 host_read_dwords <= 5'd2;
                 host_read_valid <= 1'b1;
@@ -368,6 +363,10 @@ always @(posedge clk) begin
             if (host_read_done) begin
                 if (host_read_error) begin
                     status_code <= `NVME_SC_DATA_TRANSFER_ERROR;
+                    state <= S_FINISH;
+                end else if (host_read_data[11:0] != 12'd0) begin
+                    // The chain is an entry of a PRP list, page aligned like the others
+                    status_code <= `NVME_SC_PRP_OFFSET_INVALID;
                     state <= S_FINISH;
                 end else begin
                     list_pointer <= host_read_data[63:0];

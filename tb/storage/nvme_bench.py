@@ -266,8 +266,9 @@ def host_buffers(tb: TB, rng, opcode: int, length: int, cursor: list, chained_li
 def check_io_completions(tb: TB, pairs: list[QueuePair], submitted: dict[int, list[bytes]],
                       completions: dict[int, list], expected: dict[tuple[int, int], int]) -> None:
     """The scoreboard: every completion matched to its command on (SQID, CID), none missing or
-    extra, with the model's status; SQHD is the SQ head just past that entry (the engine takes
-    each SQ's entries in order, one at a time)."""
+    extra, with the model's status (every NVM status here is generic, SCT 0, and an error carries
+    Do Not Retry: a Linux host retries a failed command without it); SQHD is the SQ head just past
+    that entry (the engine takes each SQ's entries in order, one at a time)."""
     for pair in pairs:
         got = {(completion.sq_id, completion.cid): completion for completion in completions[pair.qid]}
         assert len(got) == len(completions[pair.qid]) == len(submitted[pair.qid]), (pair.qid, completions[pair.qid])
@@ -275,6 +276,8 @@ def check_io_completions(tb: TB, pairs: list[QueuePair], submitted: dict[int, li
             key = (pair.qid, int.from_bytes(entry[2:4], "little"))
             completion = got[key]
             assert completion.status_code == expected[key], (key, completion)
+            assert completion.status_type == 0, (key, completion)
+            assert completion.do_not_retry == (expected[key] != nvme_nvm.SC_SUCCESS), (key, completion)
             assert completion.sq_head == tb.expected_sq_heads[key], (key, completion)
             nvme_coverage.io_command(entry, 1 << tb.lba_shift, completion.status_code)
 
@@ -302,7 +305,7 @@ async def random_round(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel,
     await tb.host.clear_counters()
     cursor = [0]
     submitted = {pair.qid: [] for pair in pairs}
-    expected, read_back = {}, []
+    expected, moved, read_back = {}, {}, []
     for _ in range(count):
         opcode = rng.choice(opcodes)
         blocks = rng.randint(1, min(12, slice_blocks))
@@ -314,13 +317,12 @@ async def random_round(tb: TB, pairs: list[QueuePair], model: nvme_nvm.NvmModel,
         entry = nvme_nvm.io_command(opcode, tb.next_cid, slba, blocks, prp1, prp2)
         expected[(pair.qid, tb.next_cid)] = model.execute(entry, tb.read_memory,
                                                           lambda address, data: read_back.append((address, data)))
+        moved[(pair.qid, tb.next_cid)] = model.moved
         submitted[pair.qid].append(entry)
     completions = await tb.run_commands(pairs, submitted, polls=8000)
     check_io_completions(tb, pairs, submitted, completions, expected)
     checked = check_data(tb, model, read_back)
-    executed = [(entry, expected[(qid, int.from_bytes(entry[2:4], "little"))])
-                for qid, entries in submitted.items() for entry in entries]
-    check_counters(await tb.host.read_counters(), block, executed)
+    check_counters(await tb.host.read_counters(), block, executed_commands(submitted, expected, moved))
     tb.queues_used.update(qid for qid, entries in submitted.items() if entries)
     return count, checked
 
@@ -357,17 +359,24 @@ OPCODE_COUNTERS = {nvme_nvm.OP_READ: "commands_read", nvme_nvm.OP_WRITE: "comman
                    nvme_nvm.OP_FLUSH: "commands_flush", nvme_nvm.OP_WRITE_ZEROES: "commands_write_zeroes"}
 
 
-def check_counters(counters: dict[str, int], block: int, executed: list[tuple[bytes, int]]) -> None:
-    """The counters after I/O commands only (cleared before them), against (entry, expected status)
-    of each: commands by opcode, completions by status, the bytes successful Reads and Writes
-    moved, one command latency per completion and one post latency per command that moved data;
-    each latency's min <= mean <= max."""
+def executed_commands(submitted: dict[int, list[bytes]], expected: dict[tuple[int, int], int],
+                      moved: dict[tuple[int, int], int]) -> list[tuple[bytes, int, int]]:
+    """(entry, expected status, bytes the model moved) of every command submitted, by (SQID, CID)."""
+    return [(entry, expected[key], moved[key]) for qid, entries in submitted.items() for entry in entries
+            for key in [(qid, int.from_bytes(entry[2:4], "little"))]]
+
+
+def check_counters(counters: dict[str, int], block: int, executed: list[tuple[bytes, int, int]]) -> None:
+    """The counters after I/O commands only (cleared before them), against (entry, expected status,
+    bytes the model moved) of each: commands by opcode, completions by status, the bytes Reads and
+    Writes moved (a command refused in the middle of its PRP list moved the pieces before it),
+    one command latency per completion and one post latency per successful command that moves
+    data; each latency's min <= mean <= max."""
     expected = dict.fromkeys((*OPCODE_COUNTERS.values(), "commands_other", "commands_admin", "completions", "errors",
                               *STATUS_COUNTERS.values(), "read_bytes", "write_bytes"), 0)
     data_commands = 0
-    for entry, status in executed:
+    for entry, status, moved in executed:
         opcode = entry[0]
-        blocks = int.from_bytes(entry[48:50], "little") + 1
         expected[OPCODE_COUNTERS.get(opcode, "commands_other")] += 1
         expected["completions"] += 1
         if status:
@@ -375,8 +384,8 @@ def check_counters(counters: dict[str, int], block: int, executed: list[tuple[by
             expected[STATUS_COUNTERS[status]] += 1
         elif opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE, nvme_nvm.OP_WRITE_ZEROES):
             data_commands += 1
-            if opcode != nvme_nvm.OP_WRITE_ZEROES:
-                expected["read_bytes" if opcode == nvme_nvm.OP_READ else "write_bytes"] += blocks * block
+        if opcode in (nvme_nvm.OP_READ, nvme_nvm.OP_WRITE):
+            expected["read_bytes" if opcode == nvme_nvm.OP_READ else "write_bytes"] += moved
     assert {name: counters[name] for name in expected} == expected, (counters, expected)
     assert counters["command_latency_count"] == len(executed), counters
     assert counters["post_latency_count"] == data_commands, counters

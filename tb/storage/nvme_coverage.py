@@ -3,7 +3,8 @@
 """The NVMe controller's functional coverage, sampled where the benches' scoreboards match a
 command with its outcome: every I/O command's opcode, PRP form and status (nvme_bench's
 check_io_completions), every admin command's opcode and status (the admin unit bench), and the
-I/O queues' number and wrap-arounds (nvme_bench's run_commands).
+I/O queues' number and wrap-arounds (nvme_bench's run_commands), and every doorbell abuse a test
+made, by what was written and what the controller answered.
 
 The PRP form follows from PRP1's offset and the transfer's length (NVMe base specification,
 PRP entries and PRP lists): one page is PRP1 alone, two pages put the second in PRP2, more put
@@ -87,6 +88,21 @@ def _named(statuses: dict[int, str], status_code: int) -> str:
 def io_queues(count: int, wrapped: bool) -> None:
     counts = "1" if count == 1 else "2_to_8" if count <= 8 else "9_to_63" if count < 64 else "64"
     QUEUES.sample(count=counts, wrapped="yes" if wrapped else "no")
+
+
+# A doorbell write, by what it asked (NVMe 1.4, Asynchronous Event Information for error events:
+# a value past the queue's size is Invalid Doorbell Write Value, a doorbell of a queue that does not
+# exist Invalid Doorbell Register), against what came back: taken quietly, each event, or nothing
+# because error events are masked until the error log is read
+DOORBELL_WRITES = ("queue_exists", "sq_tail_past_size", "cq_head_past_size", "queue_never_created", "queue_deleted")
+DOORBELL_ANSWERS = ("taken", "invalid_value_event", "invalid_register_event", "masked")
+DOORBELLS = Covergroup("storage.doorbells", {"write": DOORBELL_WRITES, "answer": DOORBELL_ANSWERS},
+                       crosses={"write_x_answer": ("write", "answer")})
+
+
+def doorbell(write: str, answer: str) -> None:
+    """One doorbell write a test made and the answer it checked."""
+    DOORBELLS.sample(write=write, answer=answer)
 
 
 # CC (controller configuration, BAR0 14h) and the settings the controller reports it supports:

@@ -15,6 +15,7 @@ from dpuv.models import nvme_admin
 from dpuv.models.nvme_admin import AdminModel, create_queue, submission
 from dpuv.tb.testbench import build_parameters
 
+import nvme_coverage
 from nvme_bench import TB
 
 
@@ -112,11 +113,13 @@ async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
     [event] = await tb.reap(queue, 1)
     assert (event.cid, event.status_code) == (0x77, 0)
     assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_VALUE), hex(event.result)
+    nvme_coverage.doorbell("sq_tail_past_size", "invalid_value_event")
     await read_error_log(tb, queue, 0x7A)
     await tb.bar.write_dword(tb.host.doorbell(5, False), 1)  # I/O queue 5 does not exist
     [event] = await tb.reap(queue, 1)
     assert event.cid == 0x78
     assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_REGISTER), hex(event.result)
+    nvme_coverage.doorbell("queue_never_created", "invalid_register_event")
     # At most four wait: the fifth is refused (SCT 1, SC 05h), the four complete one per event
     for cid in range(0x90, 0x95):
         await queue.submit(submission(nvme_admin.OP_ASYNC_EVENT_REQUEST, cid))
@@ -127,6 +130,7 @@ async def bad_doorbells_are_ignored_and_reported_by_an_asynchronous_event(dut):
         await tb.bar.write_dword(tb.host.doorbell(0, True), 15)  # past the CQ's size
         [event] = await tb.reap(queue, 1)
         assert event.cid == cid and event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_VALUE)
+        nvme_coverage.doorbell("cq_head_past_size", "invalid_value_event")
     # The queue still works
     await queue.submit(submission(nvme_admin.OP_ABORT, 0x79))
     [done] = await tb.reap(queue, 1)
@@ -238,6 +242,7 @@ async def io_queues_are_created_and_deleted_with_every_check(dut):
     await tb.bar.write_dword(tb.host.doorbell(1, False), 0)
     await ClockCycles(dut.user_clk, 100)
     assert await queue.reap() == []
+    nvme_coverage.doorbell("queue_exists", "taken")
     more = [submission(nvme_admin.OP_DELETE_SQ, 15, cdw10=1), submission(nvme_admin.OP_DELETE_SQ, 16, cdw10=1),
             submission(nvme_admin.OP_DELETE_CQ, 17, cdw10=1), submission(nvme_admin.OP_DELETE_CQ, 18, cdw10=3)]
     for entry in more:
@@ -249,3 +254,4 @@ async def io_queues_are_created_and_deleted_with_every_check(dut):
     [event] = await tb.reap(queue, 1)
     assert event.cid == 0x60
     assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_REGISTER)
+    nvme_coverage.doorbell("queue_deleted", "invalid_register_event")

@@ -14,8 +14,9 @@ from dpuv.models import nvme_admin, nvme_nvm
 from dpuv.models.nvme_admin import submission
 from dpuv.tb.testbench import build_parameters, test_rng
 
+import nvme_coverage
 from nvme_bench import (COMMANDS_PER_ROUND, MSIX_VECTORS, TB, check_counters, check_data, check_io_completions,
-                        host_buffers, io_vector, random_round)
+                        executed_commands, host_buffers, io_vector, random_round)
 
 
 def fused(entry: bytes) -> bytes:
@@ -23,12 +24,24 @@ def fused(entry: bytes) -> bytes:
     return entry[:1] + bytes([entry[1] | 0x01]) + entry[2:]
 
 
+def list_with_a_misaligned_chain(tb: TB, cursor: list) -> tuple[int, int]:
+    """PRP1 and PRP2 of a three-page transfer whose PRP list starts in its page's last slot, so that
+    the slot chains to the next list page; the chain points 16 bytes into a page (an entry inside
+    a PRP list must be page aligned: PRP Offset Invalid)."""
+    first_page, list_page, next_list_page = (tb.data_base + cursor[0] + 4096 * index for index in range(3))
+    cursor[0] += 3 * 4096
+    chain_slot = list_page + 4096 - 8
+    tb.write_memory(chain_slot, (next_list_page + 16).to_bytes(8, "little"))
+    return first_page, chain_slot
+
+
 @cocotb.test(timeout_time=500, timeout_unit="us")
 async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     """Two I/O queue pairs, random Write, Read, Flush and Write Zeroes with PRP1 alone, PRP1 and
     PRP2, and PRP lists (some chained into a second list page), at random dword offsets: every completion (SQID, CID, SQHD, phase,
     status) and every byte of the namespace and of the read buffers as the model says; hostile
-    commands (namespace, LBA range and 64-bit wrap, MDTS, PRP offsets, host memory that is not
+    commands (namespace, LBA range and 64-bit wrap, MDTS, PRP offsets and a list's chain with an
+    offset, host memory that is not
     there, an unknown opcode, a fused command; Flush, Write Zeroes and the unknown opcode each
     with a bad namespace) refused with their status, the queues going on; MSI-X on each CQ's
     vector."""
@@ -53,6 +66,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
         prp1, prp2 = host_buffers(tb, rng, opcode, blocks * block, cursor, chained_lists=True)
         commands.append(nvme_nvm.io_command(opcode, 0x100 + index, slba, blocks, prp1, prp2))
     unmapped = 0x1_0000_0000
+    misaligned_chain = list_with_a_misaligned_chain(tb, cursor)
     hostile = [nvme_nvm.io_command(nvme_nvm.OP_READ, 0x200, 0, 1, tb.data_base, nsid=2),
                nvme_nvm.io_command(nvme_nvm.OP_WRITE, 0x201, 0, 1, tb.data_base, nsid=0),
                nvme_nvm.io_command(nvme_nvm.OP_READ, 0x202, tb.namespace_blocks - 1, 2, tb.data_base),
@@ -72,12 +86,13 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
                nvme_nvm.io_command(nvme_nvm.OP_READ, 0x20E, 0, 300, tb.data_base),
                fused(nvme_nvm.io_command(nvme_nvm.OP_FLUSH, 0x20F, 0, 1)),
                fused(nvme_nvm.io_command(nvme_nvm.OP_WRITE_ZEROES, 0x210, 0, 1)),
-               fused(nvme_nvm.io_command(0x7F, 0x211, 0, 1, tb.data_base))]
+               fused(nvme_nvm.io_command(0x7F, 0x211, 0, 1, tb.data_base)),
+               nvme_nvm.io_command(nvme_nvm.OP_READ, 0x212, 8, 3 * 4096 >> tb.lba_shift, *misaligned_chain)]
     order = commands + hostile
     rng.shuffle(order)
     assert cursor[0] <= 1024 * 1024
     submitted = {1: [], 2: []}
-    expected = {}
+    expected, moved = {}, {}
     read_back = []
     for entry in order:
         pair = pairs[rng.randrange(2)]
@@ -86,6 +101,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
         status = model.execute(entry, tb.read_memory, lambda address, data: read_back.append((address, data)))
         cid = int.from_bytes(entry[2:4], "little")
         expected[(pair.qid, cid)] = status
+        moved[(pair.qid, cid)] = model.moved
         submitted[pair.qid].append(entry)
     for qid in (1, 2):
         tb.device_view.msi_vectors[qid].event.clear()
@@ -96,8 +112,7 @@ async def nvm_commands_move_every_byte_as_the_model_predicts(dut):
     checked = check_data(tb, model, read_back)
     dut._log.info("%d commands, %d read bytes and %d namespace bytes checked", len(order), checked,
                   tb.namespace_blocks * block)
-    check_counters(await tb.host.read_counters(), block, [
-        (entry, expected[(qid, int.from_bytes(entry[2:4], "little"))]) for qid in (1, 2) for entry in submitted[qid]])
+    check_counters(await tb.host.read_counters(), block, executed_commands(submitted, expected, moved))
 
 
 @cocotb.test(timeout_time=500, timeout_unit="us")
@@ -133,6 +148,7 @@ async def random_mixed_traffic_over_every_queue_pair(dut):
             [event] = await tb.reap(admin, 1)
             assert (event.sq_id, event.cid, event.status_code) == (0, 0x77, 0), event
             assert event.result == nvme_admin.async_event_result(nvme_admin.AEI_INVALID_DOORBELL_REGISTER), event
+            nvme_coverage.doorbell("queue_never_created", "invalid_register_event")
     for qid in tb.queues_used:
         assert tb.device_view.msi_vectors[io_vector(qid)].event.is_set(), f"no MSI-X message on CQ {qid}'s vector"
 

@@ -19,6 +19,7 @@ from dpuv.models import nvme_admin, nvme_nvm
 from dpuv.models.nvme_admin import AdminModel, get_log_page, status_field, submission
 from dpuv.tb.testbench import build_parameters, test_rng
 
+import nvme_coverage
 from nvme_bench import TB, host_buffers
 
 # Cycles in which a masked event must not complete a waiting event request
@@ -142,6 +143,7 @@ async def an_event_type_is_masked_until_its_log_page_is_read(dut):
     assert await bad_doorbell(tb, model)
     [event] = await tb.reap(queue, 1)
     assert (event.cid, event.result) == (0x70, model.events.take_report()), event
+    nvme_coverage.doorbell("queue_never_created", "invalid_register_event")
     for reader in (get_log_page(0x80, nvme_admin.LOG_PAGE_ERROR_INFORMATION, 64, prp1=page, retain_event=True),
                    get_log_page(0x81, nvme_admin.LOG_PAGE_SMART_HEALTH, 128, prp1=page, nsid=0xFFFFFFFF),
                    None):
@@ -150,6 +152,7 @@ async def an_event_type_is_masked_until_its_log_page_is_read(dut):
         assert not await bad_doorbell(tb, model), "the model unmasked errors"
         await ClockCycles(dut.user_clk, QUIET_CYCLES)
         assert await queue.reap() == [], "an error event was reported while errors were masked"
+        nvme_coverage.doorbell("queue_never_created", "masked")
     await admin_command(tb, queue, model, get_log_page(0x82, nvme_admin.LOG_PAGE_ERROR_INFORMATION, 64, prp1=page))
     await ClockCycles(dut.user_clk, QUIET_CYCLES)
     assert await queue.reap() == [], "reading the log is no event"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import cocotb
 
 from dpuv.drivers import nvme
-from dpuv.drivers.nvme import (AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY,
+from dpuv.drivers.nvme import (ACQ, AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY,
                                VS, Capabilities, ControllerError)
 from dpuv.regs.access import BusError
 from dpuv.tb.testbench import build_parameters
@@ -45,7 +45,8 @@ async def registers_read_as_the_specification_defines(dut):
     assert await tb.bar.read_dword(AQA) == 0x001F_013F
     # The admin queue bases are 4 KiB aligned: their low 12 bits read as 0
     await tb.host.write_qword(ASQ, 0x1_2345_6789)
-    assert await tb.host.read_qword(ASQ) == 0x1_2345_6000
+    await tb.host.write_qword(ACQ, 0x2_3456_7ABC)
+    assert await tb.host.read_qword(ASQ) == 0x1_2345_6000 and await tb.host.read_qword(ACQ) == 0x2_3456_7000
 
 
 @cocotb.test(timeout_time=20, timeout_unit="us")
@@ -61,7 +62,9 @@ async def the_driver_enables_and_disables_the_controller(dut):
     # While enabled, the admin queue registers do not change, and only SHN of CC does
     await tb.bar.write_dword(AQA, 0)
     await host.write_qword(ASQ, 0x99000)
+    await host.write_qword(ACQ, 0x98000)
     assert await tb.bar.read_dword(AQA) == (15 << 16 | 31) and await host.read_qword(ASQ) == 0x10000
+    assert await host.read_qword(ACQ) == 0x20000
     await tb.bar.write_dword(CC, CC_EN | 7 << 16 | CC_IOCQES_16)
     assert await tb.bar.read_dword(CC) == CC_EN | CC_IOSQES_64 | CC_IOCQES_16
     # A normal shutdown completes, then disabling clears RDY and the shutdown status

@@ -31,27 +31,38 @@ def prp_pages(prp1: int, prp2: int, length: int, read_host: Callable[[int, int],
     """The host pieces (address, bytes) a transfer of `length` bytes uses, walking PRP1, PRP2 and
     the PRP list (its last entry in a list page chains to the next). Raises ValueError for an
     entry that must be page aligned and is not."""
+    return list(walk_prps(prp1, prp2, length, read_host))
+
+
+def walk_prps(prp1: int, prp2: int, length: int, read_host: Callable[[int, int], bytes]):
+    """prp_pages one piece at a time: a list entry is read only when the piece before it is
+    done, as a controller reads the list while it moves the data, so a bad entry (ValueError)
+    or an unreadable list page (HostMemoryError) is met after the pieces before it."""
     first = min(length, PAGE - prp1 % PAGE)
-    pieces = [(prp1, first)]
+    yield prp1, first
     left = length - first
     if left == 0:
-        return pieces
+        return
     if left <= PAGE:
         if prp2 % PAGE:
             raise ValueError("PRP2 is not page aligned")
-        return pieces + [(prp2, left)]
+        yield prp2, left
+        return
     pointer = prp2
     while left:
         if pointer % PAGE == PAGE - 8 and left > PAGE:
             pointer = struct.unpack("<Q", read_host(pointer, 8))[0]
+            # The chain to the next list page is itself a PRP list entry: offset 0 like the rest
+            if pointer % PAGE:
+                raise ValueError("a PRP list's chain to its next page is not page aligned")
             continue
         entry = struct.unpack("<Q", read_host(pointer, 8))[0]
         if entry % PAGE:
             raise ValueError("a PRP list entry is not page aligned")
-        pieces.append((entry, min(left, PAGE)))
-        left -= pieces[-1][1]
+        size = min(left, PAGE)
+        yield entry, size
+        left -= size
         pointer += 8
-    return pieces
 
 
 class NvmModel:
@@ -59,10 +70,16 @@ class NvmModel:
         self.blocks, self.lba_shift = blocks, lba_shift
         self.max_transfer = PAGE << mdts
         self.namespace = bytearray(contents if contents is not None else bytes(blocks << lba_shift))
+        # Bytes the last command moved between host pages and the namespace (a command that
+        # fails in the middle of its PRP list has moved the pieces before the bad entry)
+        self.moved = 0
 
     def execute(self, entry: bytes, read_host: Callable[[int, int], bytes],
                 write_host: Callable[[int, bytes], None]) -> int:
-        """Run one command against the namespace and host memory; its status code."""
+        """Run one command against the namespace and host memory; its status code. What the
+        command holds (PRP1, PRP2 as a page or a list pointer) is checked before any data moves;
+        list entries are read, and checked, as the data reaches them."""
+        self.moved = 0
         dw0, nsid = struct.unpack_from("<II", entry)
         prp1, prp2, slba = struct.unpack_from("<QQQ", entry, 24)
         blocks = (struct.unpack_from("<I", entry, 48)[0] & 0xFFFF) + 1
@@ -83,22 +100,21 @@ class NvmModel:
             return SC_SUCCESS
         if length > self.max_transfer:
             return SC_INVALID_FIELD
-        if prp1 % 4:
+        # Every PRP entry is dword aligned; PRP2 as the second data page is page aligned
+        pages = -(-(prp1 % PAGE + length) // PAGE)
+        if prp1 % 4 or (pages == 2 and prp2 % PAGE) or (pages > 2 and prp2 % 4):
             return SC_PRP_OFFSET_INVALID
+        offset = start
         try:
-            pieces = prp_pages(prp1, prp2, length, read_host)
+            for address, size in walk_prps(prp1, prp2, length, read_host):
+                if opcode == OP_WRITE:
+                    self.namespace[offset:offset + size] = read_host(address, size)
+                else:
+                    write_host(address, bytes(self.namespace[offset:offset + size]))
+                offset += size
+                self.moved += size
         except ValueError:
             return SC_PRP_OFFSET_INVALID
         except HostMemoryError:
             return SC_DATA_TRANSFER_ERROR
-        offset = start
-        for address, size in pieces:
-            if opcode == OP_WRITE:
-                try:
-                    self.namespace[offset:offset + size] = read_host(address, size)
-                except HostMemoryError:
-                    return SC_DATA_TRANSFER_ERROR
-            else:
-                write_host(address, bytes(self.namespace[offset:offset + size]))
-            offset += size
         return SC_SUCCESS
