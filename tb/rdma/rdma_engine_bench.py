@@ -10,7 +10,8 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiBus, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
-from dpuv.models.roce_packet import ICRC_BYTES, Endpoint, MalformedCause, MalformedFrame, Opcode, parse_frame, reseal_icrc
+from dpuv.models.roce_packet import (ICRC_BYTES, Endpoint, MalformedCause, MalformedFrame, Opcode, RocePacket, parse_frame,
+                                     reseal_icrc)
 from dpuv.models.roce_qp import QpConfig, QueuePair
 from dpuv.models.roce_wire import LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -71,6 +72,8 @@ class TB:
         self.sequence_naks = []
         # Every packet the engine sent, parsed at the QPs' PMTU
         self.sent = []
+        # ... and, for those it sent onto the wire of step(), the time it left (ns)
+        self.sent_times: list[tuple[int, RocePacket]] = []
         # Every frame the wire handed to the engine, in order (the wire may drop or delay any)
         self.delivered: list[bytes] = []
         self.pmtu = PMTU
@@ -215,6 +218,7 @@ class TB:
                 self.sequence_naks.append(packet.bth.psn)
             if packet is not None:
                 self.sent.append(packet)
+                self.sent_times.append((now, packet))
                 self.coverage_out.packet(packet, self.pmtu_of(packet.bth.dest_qp))
             self.capture.record(frame, now)
             self.from_dut.send(frame, now)

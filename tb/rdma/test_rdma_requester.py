@@ -17,7 +17,8 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint, Opcode, RocePacket,
                                      build_frame)
-from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest
+from dpuv.models.roce_qp import (Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest,
+                                 local_ack_timeout_ns)
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
 from dpuv.harness import perf
@@ -312,6 +313,12 @@ async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     dut._log.info("loss %s burst %d: %d bytes checked, %d retries, %d timeouts, %d retransmitted packets",
                   loss, burst, checked, events["retries"], events["timeouts"], events["retransmits"])
     assert events["completion_errors"] == 0
+    # Every request the wire lost or spoiled was sent again (each landed once, above), so the
+    # engine counted its retries and retransmissions (with 20 or 30 requests the seeded wire may
+    # lose none: one_lost_request_is_nakked_and_sent_again_from_it loses one for certain)
+    wire = requester.tb.from_dut.counters
+    lost = wire["dropped"] + wire["corrupted"]
+    assert not lost or (events["retransmits"] > 0 and events["retries"] > 0), (dict(wire), events)
 
 
 class LosesOneFrame(LossyWire):
@@ -368,6 +375,15 @@ async def retries_run_out_and_every_request_fails_exactly_once(dut):
     assert [c.wr_id for c in requester.completions] == [r.wr_id for r, _ in work]
     events = requester.tb.events
     assert events["timeouts"] == 3 and events["retries"] == 2, events
+    # The oldest request goes out three times, each retry one local ACK timeout after the send
+    # before (4.096 us x 2^code, IBA), give or take the rest of the window leaving behind it
+    timeout_ns = local_ack_timeout_ns(TIMEOUT_CODE)
+    oldest = [when for when, packet in requester.tb.sent_times if packet.info.is_request
+              and packet.bth.psn == requester.first_psn]
+    window_ns = max(when for when, packet in requester.tb.sent_times if packet.info.is_request) - oldest[0]
+    gaps = [later - earlier for earlier, later in zip(oldest, oldest[1:])]
+    assert len(oldest) == 3 and all(timeout_ns <= gap <= 1.25 * timeout_ns + window_ns for gap in gaps), \
+        f"the oldest request left at {oldest} ns: gaps {gaps}, the timeout is {timeout_ns} ns"
     # A request posted to a QP in the error state is flushed, never sent
     sent_before = events["requests_sent"]
     late = random_requests(rng, bytearray(LOCAL_BYTES), 2, 1024, 64, kinds=("write",))
