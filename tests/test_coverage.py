@@ -89,8 +89,8 @@ def test_waived_points_leave_the_figures_and_stale_waivers_are_named(tmp_path):
     _data(tmp_path, _point("rtl/common/crc32.v", 30, "v_line/crc32", "else", "top", 0),
           _point("rtl/common/crc32.v", 31, "v_line/crc32", "block", "top", 4),
           _point("rtl/common/crc32.v", 32, "v_branch/crc32", "if", "top", 2))
-    waivers = [coverage.Waiver("rtl/common/crc32.v", "line", "else", "the default arm cannot be reached", 30),
-               coverage.Waiver("rtl/common/*.v", "branch", "if", "wrongly thought unreachable"),
+    waivers = [coverage.Waiver("rtl/common/crc32.v", "line", "else @*", "the default arm cannot be reached", (30, 30)),
+               coverage.Waiver("rtl/common/*.v", "branch", "if*", "wrongly thought unreachable"),
                coverage.Waiver("rtl/common/crc32.v", "toggle", "nothing*", "matches nothing"),
                coverage.Waiver("rtl/rdma/*.v", "line", "*", "a file this run did not measure")]
     merged = coverage.collect(tmp_path, waivers=waivers)

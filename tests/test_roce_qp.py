@@ -5,9 +5,12 @@ every work request completes once, and the error paths (sequence NAK, retry exha
 remote access errors) behave as docs/reference/roce.md (Responder rules, Requester rules) says."""
 
 import random
+import re
 from dataclasses import dataclass, field
 
 import pytest
+
+from dpuv import PROJECT_ROOT
 
 from dpuv.models.roce_packet import (
     BTH, NAK_INVALID_REQUEST, NAK_PSN_SEQUENCE_ERROR, NAK_REMOTE_ACCESS_ERROR, PSN_MODULUS, RETH, AckType, Addressing,
@@ -427,3 +430,14 @@ def test_a_loss_burst_is_an_outage_in_time_not_a_frame_count():
     assert 0.09 < dropped_share(18_000) < 0.11
     with pytest.raises(ValueError):
         Impairment(0.1, burst_span_ns=-1)
+
+
+def test_the_requester_s_rnr_timer_table_is_the_iba_s():
+    """rtl/rdma/roce_requester.v waits out an RNR NAK by a table of the 32 IBA timer codes in
+    units of 10 us; a simulation meets only the short ones (code 0 is 655 ms), so every entry is
+    held here to the model's table, which was written from the specification."""
+    source = (PROJECT_ROOT / "rtl" / "rdma" / "roce_requester.v").read_text()
+    body = source[source.index("function [16:0] rnr_wait_units"):source.index("endfunction", source.index("rnr_wait_units"))]
+    table = {int(code): int(units) for code, units in re.findall(r"5'd(\d+): rnr_wait_units = 17'd(\d+);", body)}
+    table[31] = int(re.search(r"default: rnr_wait_units = 17'd(\d+);", body).group(1))
+    assert table == {code: nanoseconds // 10_000 for code, nanoseconds in enumerate(RNR_TIMER_NS)}

@@ -17,7 +17,7 @@ in (rtl/<engine>/):
   lines and branches that use it.
 
 Waivers (tb/<area>/coverage_waivers.toml, `[[waive]]` with file and point patterns, an optional
-line and a reason) take points out of the figures: a point the design cannot reach, or bits no
+line or [first, last] lines, and a reason) take points out of the figures: a point the design cannot reach, or bits no
 bench can drive, said why. A waiver that matches no point of a measured file, or matches a point
 that was hit, is stale and the report lists it.
 
@@ -72,16 +72,17 @@ class Point:
 class Waiver:
     file: str       # fnmatch pattern on the source, relative to the checkout
     kind: str       # line, branch or toggle (a toggle waiver covers port_reg_toggle too)
-    point: str      # fnmatch pattern on what the point is (a toggle's "signal[bit]:edge")
+    point: str      # fnmatch pattern on what the point is and its column: "signal[bit]:edge @col", "if @col"
     reason: str
-    line: int = 0   # 0: any line
+    lines: tuple[int, int] = (0, 0)   # first and last line (inclusive); (0, 0): any line
     where: str = ""
 
     def matches(self, point: Point) -> bool:
         kind = "toggle" if point.kind == "port_reg_toggle" else point.kind
+        first, last = self.lines
         return (kind == self.kind and fnmatch.fnmatchcase(point.file, self.file)
-                and (not self.line or point.line == self.line)
-                and fnmatch.fnmatchcase(point.what.split(" @", 1)[0], self.point))
+                and (not first or first <= point.line <= last)
+                and fnmatch.fnmatchcase(point.what, self.point))
 
 
 class WaiverError(ValueError):
@@ -99,8 +100,9 @@ def load_waivers(root: Path | None = None) -> list[Waiver]:
                 raise WaiverError(f"{where} needs file, kind, point and reason (and may have line); got {sorted(entry)}")
             if entry["kind"] not in ("line", "branch", "toggle"):
                 raise WaiverError(f"{where}: kind {entry['kind']!r} is not line, branch or toggle")
-            waivers.append(Waiver(entry["file"], entry["kind"], entry["point"], entry["reason"],
-                                  int(entry.get("line", 0)), where))
+            line = entry.get("line", 0)
+            first, last = (line, line) if isinstance(line, int) else tuple(line)
+            waivers.append(Waiver(entry["file"], entry["kind"], entry["point"], entry["reason"], (first, last), where))
     return waivers
 
 
