@@ -362,8 +362,12 @@ OPCODE_COUNTERS = {nvme_nvm.OP_READ: "commands_read", nvme_nvm.OP_WRITE: "comman
 def executed_commands(submitted: dict[int, list[bytes]], expected: dict[tuple[int, int], int],
                       moved: dict[tuple[int, int], int]) -> list[tuple[bytes, int, int]]:
     """(entry, expected status, bytes the model moved) of every command submitted, by (SQID, CID)."""
-    return [(entry, expected[key], moved[key]) for qid, entries in submitted.items() for entry in entries
-            for key in [(qid, int.from_bytes(entry[2:4], "little"))]]
+    executed = []
+    for qid, entries in submitted.items():
+        for entry in entries:
+            key = (qid, int.from_bytes(entry[2:4], "little"))
+            executed.append((entry, expected[key], moved[key]))
+    return executed
 
 
 def check_counters(counters: dict[str, int], block: int, executed: list[tuple[bytes, int, int]]) -> None:

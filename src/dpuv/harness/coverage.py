@@ -30,17 +30,17 @@ and `--lcov` writes an lcov .info file with it for genhtml users.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import html
 import json
 import os
 import re
-import tomllib
-import subprocess
 import shutil
+import subprocess
 import sys
+import tomllib
 from collections import defaultdict
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,12 +111,18 @@ class Coverage:
     counts: dict[Point, int] = field(default_factory=lambda: defaultdict(int))
     files_read: int = 0
     waivers: list[Waiver] = field(default_factory=list)
+    # point -> the waiver that takes it out, worked out once after the last add()
+    _waived: dict[Point, Waiver] | None = field(default=None, repr=False)
 
     def add(self, point: Point, count: int) -> None:
         self.counts[point] += count
+        self._waived = None
 
     def waiver_of(self, point: Point) -> Waiver | None:
-        return next((waiver for waiver in self.waivers if waiver.matches(point)), None)
+        if self._waived is None:
+            self._waived = {candidate: waiver for candidate in self.counts
+                            if (waiver := next((w for w in self.waivers if w.matches(candidate)), None))}
+        return self._waived.get(point)
 
     def counted(self) -> dict[Point, int]:
         """The points the figures hold: every one no waiver takes out."""

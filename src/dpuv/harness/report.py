@@ -39,15 +39,20 @@ def recorded_figures(results: list[RunResult]) -> list[dict]:
     return figures
 
 
-def summary(results: list[RunResult], elapsed: float | None = None, with_closing_line: bool = True) -> str:
-    """with_closing_line adds the plain 'N passed, N failed' line that ends a `make sim` run."""
+def tests_per_simulator(results: list[RunResult]) -> dict[str, tuple[int, int]]:
+    """simulator -> (cocotb tests run, passed), simulators in name order."""
     per_simulator: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for result in results:
         counts = per_simulator[result.simulator]
         counts[0] += len(result.outcomes)
         counts[1] += sum(outcome.passed for outcome in result.outcomes)
+    return {simulator: (ran, passed) for simulator, (ran, passed) in sorted(per_simulator.items())}
+
+
+def summary(results: list[RunResult], elapsed: float | None = None, with_closing_line: bool = True) -> str:
+    """with_closing_line adds the plain 'N passed, N failed' line that ends a `make sim` run."""
     lines = ["", "=" * 72, "dpuv simulation summary"]
-    for simulator, (ran, passed) in sorted(per_simulator.items()):
+    for simulator, (ran, passed) in tests_per_simulator(results).items():
         lines.append(f"  {simulator}: {ran} cocotb tests run, {passed} passed")
     lines.append("  seeds:")
     for result in sorted(results, key=lambda r: (r.simulator, r.bench, runner.parameter_slug(r.parameters))):

@@ -13,13 +13,11 @@ data-figure attribute, so a test can read back what a browser rendered and hold 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from xml.etree import ElementTree
 
-from dpuv.harness import cocotb_junit, coverage, report, runner, testplan
+from dpuv.harness import coverage, report, runner, shards, testplan
 
 PAGE = Path("report") / "index.html"
 
@@ -33,8 +31,8 @@ class Failure:
 
 @dataclass
 class RunFacts:
-    # simulator -> [cocotb tests run, passed]
-    cocotb: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    # simulator -> (cocotb tests run, passed)
+    cocotb: dict[str, tuple[int, int]] = field(default_factory=dict)
     # passed, failed, skipped pytest cases (None: no JUnit file)
     pytest: tuple[int, int, int] | None = None
     failures: list[Failure] = field(default_factory=list)
@@ -46,27 +44,18 @@ class RunFacts:
 
 
 def _pytest_counts(junit: Path) -> tuple[int, int, int] | None:
+    """Passed, failed (or in error) and skipped pytest cases of a run's JUnit file."""
     if not junit.exists():
         return None
-    passed = failed = skipped = 0
-    for suite in cocotb_junit.pytest_suites(ElementTree.parse(junit).getroot()):
-        for case in suite.iter("testcase"):
-            if case.find("skipped") is not None:
-                skipped += 1
-            elif case.find("failure") is not None or case.find("error") is not None:
-                failed += 1
-            else:
-                passed += 1
-    return passed, failed, skipped
+    statuses = [outcome.status for outcome in shards.outcomes([junit])]
+    return (statuses.count("passed"), statuses.count("failed") + statuses.count("error"), statuses.count("skipped"))
 
 
 def gather(results: Path) -> RunFacts:
     facts = RunFacts()
     runs = [run for root in testplan.run_roots(results) for run in report.recorded_runs(root)]
+    facts.cocotb = report.tests_per_simulator(runs)
     for run in runs:
-        counts = facts.cocotb[run.simulator]
-        counts[0] += len(run.outcomes)
-        counts[1] += sum(outcome.passed for outcome in run.outcomes)
         title = f"{run.bench} on {run.simulator}, {runner.parameter_slug(run.parameters)}, seed {run.seed}"
         if not run.outcomes and run.error:
             facts.failures.append(Failure(title, run.error, run.reproduce_command()))
@@ -92,7 +81,7 @@ def _figure(name: str, value) -> str:
 def _tests_section(facts: RunFacts) -> str:
     rows = "".join(f"<tr><th>{escape(simulator)}</th>{_figure(f'cocotb.{simulator}.run', ran)}"
                    f"{_figure(f'cocotb.{simulator}.passed', passed)}{_figure(f'cocotb.{simulator}.failed', ran - passed)}</tr>"
-                   for simulator, (ran, passed) in sorted(facts.cocotb.items()))
+                   for simulator, (ran, passed) in facts.cocotb.items())
     pytest = ("<p>No JUnit file: the run went through <code>make sim</code>, not pytest.</p>" if facts.pytest is None else
               "<table><tr><th>pytest cases</th><th>passed</th><th>failed</th><th>skipped</th></tr><tr><th>all</th>"
               + "".join(_figure(f"pytest.{name}", count) for name, count in zip(("passed", "failed", "skipped"), facts.pytest))
