@@ -6,6 +6,7 @@ directly (bulk data never goes through the simulator's Python per beat), the swi
 
 from __future__ import annotations
 
+import collections
 import random
 
 import cocotb
@@ -14,6 +15,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.drivers import collective
 from dpuv.models.reduction import DTYPES, ring_allreduce
+from dpuv.models.roce_packet import RocePacket, parse_frame
 from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
 from dpuv.tb.ram_backdoor import RamBackdoor
@@ -59,27 +61,35 @@ class ClusterTB:
         # switch then loses are in it too, and their retransmissions after them)
         self.capture = WireCapture()
         if self.capture.path:
-            cocotb.start_soon(self._capture_frames())
+            cocotb.start_soon(self.watch_frames("tx", lambda port, frame, cycle: self.capture.record(
+                frame, cycle * CLOCK_PERIOD_NS)))
 
-    async def _capture_frames(self) -> None:
+    async def watch_frames(self, side: str, on_frame) -> None:
+        """Calls on_frame(port, frame, cycle) for every whole frame on one side of the switch:
+        "tx", what the nodes send into it (moved when valid and ready), or "rx", what it delivers
+        to them (the nodes always take it)."""
         dut, beat = self.dut, self.data_width // 8
+        tdata, tkeep, tvalid, tlast = (getattr(dut, f"{side}_{name}") for name in ("tdata", "tkeep", "tvalid", "tlast"))
+        tready = dut.tx_tready if side == "tx" else None
         frames = [bytearray() for _ in range(self.nodes_count)]
         cycle = 0
         while True:
             await RisingEdge(dut.clk)
             cycle += 1
-            moving = int(dut.tx_tvalid.value) & int(dut.tx_tready.value)
+            moving = int(tvalid.value) & (int(tready.value) if tready is not None else -1)
             if not moving:
                 continue
-            data, keep, last = int(dut.tx_tdata.value), int(dut.tx_tkeep.value), int(dut.tx_tlast.value)
+            # Bits as text, most significant first: a port's idle lanes and a beat's unused bytes
+            # may be X on Icarus, so only the bytes a moving beat keeps are converted (and an X
+            # among those fails)
+            data, keep, last = str(tdata.value), str(tkeep.value), str(tlast.value)
             for port in range(self.nodes_count):
                 if not moving >> port & 1:
                     continue
-                word = (data >> (port * beat * 8) & ((1 << beat * 8) - 1)).to_bytes(beat, "little")
-                lanes = keep >> (port * beat) & ((1 << beat) - 1)
-                frames[port] += word[:lanes.bit_length()]
-                if last >> port & 1:
-                    self.capture.record(bytes(frames[port]), cycle * CLOCK_PERIOD_NS)
+                lanes = bit_field(keep, port * beat, beat).bit_length()
+                frames[port] += bit_field(data, port * beat * 8, lanes * 8).to_bytes(lanes, "little")
+                if bit_field(last, port, 1):
+                    on_frame(port, bytes(frames[port]), cycle)
                     frames[port] = bytearray()
 
     def save_capture(self) -> None:
@@ -139,6 +149,40 @@ class ClusterTB:
             packed = int(getattr(self.dut, name).value)
             counters[name] = [(packed >> (32 * port)) & 0xFFFFFFFF for port in range(self.nodes_count)]
         return counters
+
+
+def bit_field(bits: str, low: int, width: int) -> int:
+    """The width bits from bit low up of a vector written as text, most significant bit first."""
+    return int(bits[len(bits) - low - width:len(bits) - low] or "0", 2)
+
+
+class SwitchLedger:
+    """Every frame that enters the switch, by the port it came from, and every frame that leaves
+    it: what the switch lost is what entered and never left (with ECN marking and corruption off a
+    frame leaves with the bytes it entered with; a duplicate only adds copies). That tells a lost
+    request, which its sender must send again, from a lost acknowledgement, which the next one
+    covers."""
+
+    def __init__(self, tb: ClusterTB):
+        self.entered: list[tuple[int, bytes]] = []
+        self.left: collections.Counter[bytes] = collections.Counter()
+        cocotb.start_soon(tb.watch_frames("tx", lambda port, frame, cycle: self.entered.append((port, frame))))
+        cocotb.start_soon(tb.watch_frames("rx", lambda port, frame, cycle: self.left.update([frame])))
+
+    def lost(self) -> list[tuple[int, RocePacket]]:
+        """(sending port, packet) of every frame the switch took in and never delivered."""
+        missing = collections.Counter(frame for _, frame in self.entered) - self.left
+        lost = []
+        for port, frame in self.entered:
+            if missing[frame]:
+                missing[frame] -= 1
+                lost.append((port, parse_frame(frame)))
+        return lost
+
+    def sent_again(self, port: int, packet: RocePacket) -> bool:
+        """Whether the node on port sent the request (its QP and PSN) more than once."""
+        sends = [parse_frame(frame).bth for sender, frame in self.entered if sender == port]
+        return sum((bth.dest_qp, bth.psn) == (packet.bth.dest_qp, packet.bth.psn) for bth in sends) > 1
 
 
 class CollectiveEnds:

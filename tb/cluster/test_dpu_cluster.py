@@ -14,8 +14,9 @@ from cocotb.triggers import ClockCycles
 
 from dpuv.drivers import collective, rdma
 from dpuv.models.reduction import ring_allreduce
+from dpuv.models.roce_packet import Opcode
 from dpuv.tb.testbench import test_rng
-from cluster_bench import ClusterTB, check_allreduce, random_vectors
+from cluster_bench import ClusterTB, SwitchLedger, check_allreduce, random_vectors
 
 
 @cocotb.test(timeout_time=400, timeout_unit="us")
@@ -87,17 +88,24 @@ async def loss_reordering_and_duplicates_change_no_bit(dut):
     layout = collective.Layout(slots=4, slot_bytes=1024)
     await collective.connect_ring(tb.nodes, layout, pmtu=1024, timeout=2, rng=rng)
     tb.set_faults(loss_threshold=655, reorder_threshold=655, duplicate_threshold=328)
+    ledger = SwitchLedger(tb)
     reports = await check_allreduce(tb, 6007, "fp32", "sum", 5, layout, timeout_cycles=400_000)
     switch = tb.switch_counters()
     engines = await rdma_counters(tb)
     # About 600 frames at these rates: some fault is all but certain, a given kind is not
     faults = sum(sum(switch[kind]) for kind in ("frames_lost", "frames_reordered", "frames_duplicated"))
     assert faults > 0, switch
-    if sum(switch["frames_lost"]):
-        assert sum(engine["retransmits"] for engine in engines) > 0, engines
+    lost = ledger.lost()
+    assert len(lost) == sum(switch["frames_lost"]), (len(lost), switch)
+    # A lost request is sent again by its node; a lost acknowledgement may be covered by the next
+    for port, packet in lost:
+        if packet.info.is_request:
+            assert ledger.sent_again(port, packet), f"node {port} never sent its lost {packet.bth} again"
+            assert engines[port]["retransmits"] > 0, (port, engines[port])
     tb.save_capture()
     dut._log.info("lossy ring exact: %s cycles; switch %s; retransmits %s", [r.counters["collective_cycles"] for r in reports],
                   {name: sum(values) for name, values in switch.items()}, [e["retransmits"] for e in engines])
+    dut._log.info("lost on the wire: %s", [(port, Opcode(packet.bth.opcode).name, packet.bth.psn) for port, packet in lost])
 
 
 async def wait_all(tb: ClusterTB, timeout_cycles: int) -> list[collective.RankReport]:
