@@ -42,7 +42,7 @@ help:
 	@echo "                         results/report/coverage/index.html (make test stays uninstrumented)"
 	@echo "make testplan [RESULTS=results]  hold a whole run to tb/*/testplan.toml: every testpoint passed, every"
 	@echo "                         covergroup bin hit or waived; results/report/testplan.html"
-	@echo "make mutation AREA=<rtl folder> [COUNT=30] [SEED=1]  random mutants of rtl/AREA against the benches"
+	@echo "make mutation AREA=<rtl folder> [COUNT=30] [SEED=1] [JOBS=2]  random mutants of rtl/AREA against the benches"
 	@echo "                         that build each file (Verilator): killed, survived, stillborn, score, survivors' diffs"
 	@echo "make formal [PROOF=<name>] [BROKEN=1]  SymbiYosys proofs (tb/formal/proofs.toml); BROKEN=1: each on its broken block;"
 	@echo "                         results/formal.json and the report, each counterexample linked"
@@ -111,7 +111,7 @@ testplan: $(VENV_STAMP)
 
 COUNT ?= 30
 mutation: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli mutation --area '$(AREA)' --count $(COUNT) --seed $(or $(SEED),1) \
+	@$(PYTHON) -m dpuv.harness.cli mutation --area '$(AREA)' --count $(COUNT) --seed $(or $(SEED),1) --jobs $(JOBS) \
 		$(foreach mutant,$(MUTANT),--mutant '$(mutant)')
 
 PROOF ?=

@@ -4,6 +4,8 @@
 for the same seed, each mutant changes one line and applies to the file as it is, the benches
 that build a file are found, and the score leaves out stillborn and equivalent mutants."""
 
+import time
+
 import pytest
 
 from dpuv.harness import benches, mutation
@@ -99,3 +101,22 @@ def test_the_score_counts_only_live_mutants():
                mutation.MutantResult(mutants[2], "survived"), mutation.MutantResult(mutants[3], "stillborn")]
     assert mutation.score(results, {}) == (1, 2, 1, 0, 1 / 3)
     assert mutation.score(results, {mutants[2].id: "same value either way"}) == (1, 2, 1, 1, 0.5)
+
+
+def test_mutants_side_by_side_keep_their_order_and_never_share_a_worker(monkeypatch):
+    drawn = mutation.draw("common", 6, seed=2)
+    running: set[int] = set()
+    seen: list[int] = []
+
+    def fake_run(mutant, scratch, area, worker):
+        # Each worker has its own RTL copy and build folders: two mutants at once must differ
+        assert worker not in running and scratch.name == f"worker{worker}", (worker, running)
+        running.add(worker)
+        seen.append(worker)
+        time.sleep(0.05)
+        running.discard(worker)
+        return mutation.MutantResult(mutant, "killed")
+
+    monkeypatch.setattr(mutation, "run_mutant", fake_run)
+    results = mutation.run_all(drawn, "common", jobs=2)
+    assert [result.mutation for result in results] == drawn and set(seen) == {0, 1}

@@ -33,8 +33,10 @@ import random
 import re
 import shutil
 import tempfile
+import threading
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,7 +230,9 @@ class MutantResult:
     seconds: float = 0.0
 
 
-def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None) -> MutantResult:
+def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None, worker: int = 0) -> MutantResult:
+    """One mutant on its own copy of rtl/ in scratch; worker names its build folders, so mutants
+    run side by side never build into one folder."""
     result = MutantResult(mutation)
     started = time.monotonic()
     mutant_rtl = scratch / "rtl"
@@ -243,7 +247,8 @@ def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None) -> Mu
     for bench in candidates:
         file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
                            else file_list for file_list in bench.file_lists)
-        built = dataclasses.replace(bench.built_from(file_lists, f"mutation-{bench.name}"), quick_compile=True)
+        built = dataclasses.replace(bench.built_from(file_lists, f"mutation{worker or ''}-{bench.name}"),
+                                    quick_compile=True)
         run = runner.run(built, bench.parameter_sets[0], "verilator", seed=1, quiet=True, record=False,
                          results_root=scratch / "results")
         if not run.outcomes and run.error.startswith("build failed"):
@@ -280,18 +285,37 @@ def score(results: list[MutantResult], equivalent: dict[str, str]) -> tuple[int,
     return killed, survived, stillborn, judged, (killed / live if live else None)
 
 
-def main(area: str, count: int = 30, seed: int = 1, only: list[str] | None = None) -> int:
+def run_all(mutations: list[Mutation], area: str, jobs: int = 1) -> list[MutantResult]:
+    """Every mutant, jobs at a time (each worker with its own rtl/ copy and build folders), in draw
+    order; each line printed as its mutant ends."""
+    results: list[MutantResult | None] = [None] * len(mutations)
+    free_workers = list(range(jobs))
+    lock = threading.Lock()
+    with tempfile.TemporaryDirectory(prefix="dpuv-mutation-") as scratch:
+        def one(index: int) -> None:
+            with lock:
+                worker = free_workers.pop()
+            try:
+                result = run_mutant(mutations[index], Path(scratch) / f"worker{worker}", area, worker)
+            finally:
+                with lock:
+                    free_workers.append(worker)
+            results[index] = result
+            print(f"  {index + 1:3}/{len(mutations)} {result.outcome:9} {result.mutation.id:42} {result.seconds:6.1f}s "
+                  f"{result.killed_by}", flush=True)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for finished in [pool.submit(one, index) for index in range(len(mutations))]:
+                finished.result()
+    return [result for result in results if result is not None]
+
+
+def main(area: str, count: int = 30, seed: int = 1, only: list[str] | None = None, jobs: int = 1) -> int:
     mutations = chosen(area, only) if only else draw(area, count, seed)
     equivalent = triage(area)
     print(f"mutation: {len(mutations)} mutants of rtl/{area} " + ("(chosen)" if only else f"(seed {seed})")
-          + ", on Verilator", flush=True)
-    results = []
-    with tempfile.TemporaryDirectory(prefix="dpuv-mutation-") as scratch:
-        for index, mutation in enumerate(mutations, start=1):
-            result = run_mutant(mutation, Path(scratch), area)
-            results.append(result)
-            print(f"  {index:3}/{len(mutations)} {result.outcome:9} {mutation.id:42} {result.seconds:6.1f}s "
-                  f"{result.killed_by}", flush=True)
+          + f", on Verilator, {jobs} at a time", flush=True)
+    results = run_all(mutations, area, jobs)
     killed, survived, stillborn, judged, value = score(results, equivalent)
     for result in results:
         if result.outcome == "survived":
