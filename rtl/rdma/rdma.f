@@ -3,6 +3,7 @@
 # rtl/rdma: the RoCEv2 RDMA transport engine. Paths are relative to this file.
 rdma.vlt
 roce_defs.vh
+roce_psn.vh
 generated/rdma_host_interface.vh
 roce_opcode_info.v
 roce_icrc_check.v

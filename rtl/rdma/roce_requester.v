@@ -184,12 +184,7 @@ function [23:0] packets_of(input [31:0] length, input [2:0] pmtu_code);
     end
 endfunction
 
-function psn_before(input [23:0] a, input [23:0] b);
-    // a comes before b in the 2^23 half window (docs/reference/roce.md)
-    begin
-        psn_before = (a - b) >= 24'h800000;
-    end
-endfunction
+`include "roce_psn.vh"
 
 function [16:0] rnr_wait_units(input [4:0] code);
     // The RNR timer codes in units of 10 us (docs/reference/roce.md): 0 is 655.36 ms

@@ -159,6 +159,8 @@ module roce_responder #(
     output reg                           event_over_qp_pmtu
 );
 
+`include "roce_psn.vh"
+
 localparam QP_INDEX_WIDTH = $clog2(QP_COUNT);
 localparam MR_INDEX_WIDTH = $clog2(MR_COUNT);
 
@@ -347,9 +349,8 @@ reg [$clog2(RECV_WQE_BEATS+1)-1:0] receive_wqe_beat;
 assign m_recv_cmd_len = RECV_WQE_BYTES;
 assign m_cqe_qpn = {{(24-QP_INDEX_WIDTH){1'b0}}, request_qpn[QP_INDEX_WIDTH-1:0]};
 
-wire [23:0] psn_distance = request_psn - expected_psn;
-wire        psn_in_order = psn_distance == 24'd0;
-wire        psn_duplicate = psn_distance[23];
+wire        psn_in_order = request_psn == expected_psn;
+wire        psn_duplicate = psn_before(request_psn, expected_psn);
 
 // What the request is and where it sits in its message, from the shared decoder
 wire is_request, is_send, is_write, is_read, is_atomic, starts_message, ends_message, has_immediate, full_pmtu;

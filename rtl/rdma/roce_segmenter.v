@@ -77,6 +77,8 @@ module roce_segmenter #(
 
 localparam [23:0] ACK_REQUEST_MASK = ACK_REQUEST_INTERVAL - 1;
 
+`include "roce_psn.vh"
+
 initial begin
     if (ACK_REQUEST_INTERVAL < 1 || (ACK_REQUEST_INTERVAL & (ACK_REQUEST_INTERVAL - 1)) != 0) begin
         $error("Error: ACK_REQUEST_INTERVAL must be a power of two (instance %m)");
@@ -131,7 +133,7 @@ always @(posedge clk) begin
         m_hdr_valid <= 1'b0;
         event_packet <= 1'b1;
         // Within the half window below the resend mark: a PSN this QP sent before
-        event_retransmit <= m_hdr_bth_psn - resend_end_psn >= 24'h800000;
+        event_retransmit <= psn_before(m_hdr_bth_psn, resend_end_psn);
     end
     if (m_read_cmd_valid && m_read_cmd_ready) begin
         m_read_cmd_valid <= 1'b0;
