@@ -31,11 +31,13 @@ MSIX_TABLE, MSIX_PBA, MSIX_VECTORS = 0x2000, 0x3000, 32
 BAR_READ_TIMEOUT_NS = 2000
 
 
+# The controller's PCIe completion timeout (its COMPLETION_TIMEOUT default): a host read with no
+# answer for this long is given up, and its command ends in error
+COMPLETION_TIMEOUT_CYCLES = 16384
 # A correct controller leaves every outstanding command without a completion for at most its
-# PCIe completion timeout (COMPLETION_TIMEOUT, 16384 cycles: a lost read is given up and the
-# command ends in error) plus the command's own transfers. Twice that with no new completion is a
+# completion timeout plus the command's own transfers. Twice that with no new completion is a
 # hang, and the run fails then rather than at the end of its poll budget.
-STALL_CYCLES = 2 * 16384
+STALL_CYCLES = 2 * COMPLETION_TIMEOUT_CYCLES
 RUN_POLL_CYCLES = 32
 
 

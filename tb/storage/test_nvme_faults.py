@@ -9,12 +9,13 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge, Timer
 from cocotbext.pcie.core.tlp import Tlp, TlpType
 
-from dpuv.models import nvme_nvm
-from dpuv.drivers.nvme import CC, CSTS_RDY
+from dpuv.models import nvme_admin, nvme_nvm
+from dpuv.models.nvme_admin import create_queue
+from dpuv.drivers.nvme import CC, CSTS_RDY, QueuePair
 from dpuv.tb.testbench import test_rng
 
-from nvme_bench import (COMMANDS_PER_ROUND, MSIX_VECTORS, TB, check_data, check_io_completions, host_buffers,
-                        random_round)
+from nvme_bench import (COMMANDS_PER_ROUND, COMPLETION_TIMEOUT_CYCLES, MSIX_VECTORS, TB, check_data,
+                        check_io_completions, host_buffers, io_vector, random_round)
 
 
 class LossyHost:
@@ -147,6 +148,45 @@ async def lost_and_unexpected_completions_end_cleanly(dut):
     for tag in (5, 0, 16, 27):
         cocotb.start_soon(host.unexpected(tag, tb.data_base, 16))
     await random_round(tb, pairs, model, rng, 32)
+
+
+@cocotb.test(timeout_time=400, timeout_unit="us")
+async def an_entry_the_host_never_returns_completes_with_an_error(dut):
+    """An I/O SQ placed in a page the root complex never answers: the fetch of its entry is given
+    up at the completion timeout, and the entry completes on its CQ with Data Transfer Error and
+    CID 0 (its CID was never read), SQHD past it, never executed; the fetch's answer sent late is
+    dropped, and the other queue's commands then complete as the model predicts."""
+    rng = test_rng("unreadable entry")
+    tb = TB(dut)
+    await tb.bring_up()
+    await tb.device_view.alloc_irq_vectors(1, MSIX_VECTORS)
+    admin = await tb.admin_queue(16)
+    model = tb.fill_namespace(rng)
+    [working] = await tb.create_io_pairs(admin, 1, 16)
+    regions = [tb.rc.mem_pool.alloc_region(8192) for _ in range(3)]
+    lost_base, unused_base, cq_base = (region.get_absolute_address(0) for region in regions)
+    tb.regions += [(region, region.get_absolute_address(0)) for region in regions]
+    host = LossyHost(tb, lost_base, unused_base)
+    lost = QueuePair(tb.host, tb.write_memory, tb.read_memory, lost_base, cq_base, 16, qid=2)
+    for entry in (create_queue(nvme_admin.OP_CREATE_CQ, 0x12, 2, 16, cq_base, vector_or_cq=io_vector(2)),
+                  create_queue(nvme_admin.OP_CREATE_SQ, 0x22, 2, 16, lost_base, vector_or_cq=2)):
+        await admin.submit(entry)
+        [done] = await tb.reap(admin, 1)
+        assert done.status_code == 0, done
+    # A Write of one block: executed, it would change the namespace and complete with its CID
+    await lost.submit(nvme_nvm.io_command(nvme_nvm.OP_WRITE, 0x777, 5, 1, tb.data_base))
+    completions = []
+    for _ in range(2 * COMPLETION_TIMEOUT_CYCLES // 256):
+        completions += await lost.reap()
+        if completions:
+            break
+        await ClockCycles(dut.user_clk, 256)
+    assert len(host.held) == 1 and completions, f"no completion for the unreadable entry ({len(host.held)} reads held)"
+    [failed] = completions
+    assert (failed.cid, failed.status_type, failed.status_code, failed.sq_id, failed.sq_head) == \
+        (0, 0, nvme_nvm.SC_DATA_TRANSFER_ERROR, 2, 1), failed
+    await host.let_go()
+    await random_round(tb, [working], model, rng, 16)
 
 
 @cocotb.test(timeout_time=500, timeout_unit="us")
