@@ -263,12 +263,12 @@ def _entry(result: ProofResult, results: Path) -> dict:
     return entry
 
 
-def record(results_list: list[ProofResult], results: Path) -> Path:
+def record(outcomes: list[ProofResult], results: Path) -> Path:
     """Add these results to results/formal.json, replacing the earlier ones of the same proof and
     variant: `make formal` and `make formal BROKEN=1` fill one file between them."""
     path = results / RESULTS_FILE
     kept = json.loads(path.read_text()) if path.exists() else []
-    fresh = [_entry(result, results) for result in results_list]
+    fresh = [_entry(outcome, results) for outcome in outcomes]
     replaced = {(entry["proof"], entry["broken"]) for entry in fresh}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps([entry for entry in kept if (entry["proof"], entry["broken"]) not in replaced] + fresh,
