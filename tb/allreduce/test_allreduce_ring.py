@@ -109,6 +109,13 @@ async def bad_configurations_are_refused_with_a_reason(dut):
         assert report.status[flag] == 1, f"{change} was not refused with {flag}: {report.status}"
         assert report.status["busy"] == 0 and report.status["done"] == 1, f"{change} left the rank busy"
         assert report.errors == count
+    # A refusal's flag and the error count stay until cleared; CTRL.clear_counters clears them all
+    await allreduce.configure(window, rank=0, ranks=tb.ranks, elements=16, dtype=7, op="sum")
+    await allreduce.start(window)
+    await allreduce.clear(window)
+    report = await allreduce.report(window, 0)
+    flags = {name: value for name, value in report.status.items() if name.endswith("_error")}
+    assert set(flags.values()) == {0} and report.errors == 0, f"clear left {flags}, {report.errors} errors"
     vectors = [np.full(5, rank, dtype=np.int8).view(np.uint8) for rank in range(tb.ranks)]
     results, reports = await tb.allreduce(vectors, "int8", "max")
     assert_every_rank_matches(results, np.full(5, tb.ranks - 1, dtype=np.uint8), "after refusals")

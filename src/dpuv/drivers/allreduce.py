@@ -56,6 +56,11 @@ async def start(window: BlockWindow) -> None:
     await window.write_register("CTRL", allreduce_rank.BLOCK["CTRL"].field("start").insert(0, 1))
 
 
+async def clear(window: BlockWindow) -> None:
+    """Zero the rank's counters, error flags and error count (CTRL.clear_counters)."""
+    await window.write_register("CTRL", allreduce_rank.BLOCK["CTRL"].field("clear_counters").insert(0, 1))
+
+
 async def report(window: BlockWindow, rank: int) -> RankReport:
     status_register = allreduce_rank.BLOCK["STATUS"]
     status_value = await window.read_register("STATUS")
