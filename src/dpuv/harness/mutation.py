@@ -244,18 +244,22 @@ def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None, worke
     if not candidates:
         raise MutationError(f"no regression bench builds {mutation.file}")
     built_any = False
-    for bench in candidates:
+    # Every parameter set make test runs on Verilator: a mutant that a 2-rank ring cannot tell
+    # apart may still break the 3-rank one
+    runs = [(bench, parameters) for bench in candidates
+            for parameters in bench.suite_parameter_sets(regress=False, simulator="verilator")]
+    for bench, parameters in runs:
         file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
                            else file_list for file_list in bench.file_lists)
         built = dataclasses.replace(bench.built_from(file_lists, f"mutation{worker or ''}-{bench.name}"),
                                     quick_compile=True)
-        run = runner.run(built, bench.parameter_sets[0], "verilator", seed=1, quiet=True, record=False,
+        run = runner.run(built, parameters, "verilator", seed=1, quiet=True, record=False,
                          results_root=scratch / "results")
         if not run.outcomes and run.error.startswith("build failed"):
             continue
         built_any = True
         if not run.passed:
-            result.outcome, result.killed_by = "killed", f"{bench.name}: " + next(
+            result.outcome, result.killed_by = "killed", f"{bench.name} {runner.parameter_slug(parameters)}: " + next(
                 (outcome.name for outcome in run.outcomes if not outcome.passed), run.error[:80])
             break
     else:
