@@ -165,6 +165,57 @@ async def mismatched_lengths_are_flagged_and_drained(dut):
 
 
 @cocotb.test(timeout_time=1, timeout_unit="us")
+async def a_reset_in_the_middle_of_a_drain_leaves_nothing_to_drain(dut):
+    """The longer operand's rest is being drained when reset comes (its source stalled, so the
+    drain is still open): after the reset the unit takes the next operands whole, not as the rest
+    of the frame it was draining."""
+    tb = TB(dut)
+    await tb.reset("int32", "sum")
+    beat = tb.beat_bytes
+    await tb.incoming.send(AxiStreamFrame(bytes(5 * beat)))
+    await tb.local.send(AxiStreamFrame(bytes(3 * beat)))
+    taken = 0
+    while taken < 4:
+        await RisingEdge(dut.clk)
+        taken += int(dut.s_axis_incoming_tvalid.value) & int(dut.s_axis_incoming_tready.value)
+    tb.incoming.pause = True
+    await tb.sink.recv()
+    await ClockCycles(dut.clk, 2)
+    assert dut.draining_incoming.value == 1, "the drain should still be open: the test no longer reaches its case"
+    dut.rst.value = 1
+    await ClockCycles(dut.clk, 4)
+    dut.rst.value = 0
+    tb.incoming.pause = False
+    good = np.arange(2 * beat // 4, dtype=np.int32)
+    got = await tb.reduce(good.view(np.uint32), good.view(np.uint32))
+    assert np.array_equal(got.view(np.int32), 2 * good), "the unit took the next operands as part of the drained frame"
+
+
+@cocotb.test(timeout_time=1, timeout_unit="us")
+async def a_reset_with_a_result_held_back_sends_nothing_stale(dut):
+    """Reset while the output is held back with a result beat offered and the next one joined:
+    after the reset neither comes out; the next reduction's frame is exactly its own beats."""
+    tb = TB(dut)
+    await tb.reset("int32", "sum")
+    tb.sink.pause = True
+    await tb.incoming.send(AxiStreamFrame(bytes(range(4 * tb.beat_bytes))))
+    await tb.local.send(AxiStreamFrame(bytes(4 * tb.beat_bytes)))
+    for _ in range(20):
+        await RisingEdge(dut.clk)
+        if dut.m_axis_tvalid.value == 1 and dut.joined_valid.value == 1:
+            break
+    else:
+        raise AssertionError("no result beat offered with the next one joined behind it")
+    dut.rst.value = 1
+    await ClockCycles(dut.clk, 4)
+    dut.rst.value = 0
+    tb.sink.pause = False
+    good = np.arange(2 * tb.beat_bytes // 4, dtype=np.int32) + 1
+    got = await tb.reduce(good.view(np.uint32), good.view(np.uint32))
+    assert np.array_equal(got.view(np.int32), 2 * good), f"after the reset the output held {got.view(np.int32)}"
+
+
+@cocotb.test(timeout_time=1, timeout_unit="us")
 async def keep_holes_are_flagged(dut):
     tb = TB(dut)
     await tb.reset("fp16", "sum")
