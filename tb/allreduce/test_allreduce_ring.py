@@ -109,9 +109,12 @@ async def bad_configurations_are_refused_with_a_reason(dut):
         assert report.status[flag] == 1, f"{change} was not refused with {flag}: {report.status}"
         assert report.status["busy"] == 0 and report.status["done"] == 1, f"{change} left the rank busy"
         assert report.errors == count
-    # A refusal's flag and the error count stay until cleared; CTRL.clear_counters clears them all
-    await allreduce.configure(window, rank=0, ranks=tb.ranks, elements=16, dtype=7, op="sum")
+    # A refusal's flags and the error count stay until cleared; CTRL.clear_counters clears them all
+    await allreduce.configure(window, rank=0, ranks=1, elements=0, dtype=7, op="sum")
     await allreduce.start(window)
+    report = await allreduce.report(window, 0)
+    refused = {name for name in ("config_error", "ring_error", "length_error") if report.status[name]}
+    assert len(refused) == 3, f"one start refused for three reasons raised only {refused}"
     await allreduce.clear(window)
     report = await allreduce.report(window, 0)
     flags = {name: value for name, value in report.status.items() if name.endswith("_error")}
