@@ -243,13 +243,15 @@ def trace_steps(path: Path) -> tuple[list[str], list[list[str]]]:
 
 
 def _entry(result: ProofResult, results: Path) -> dict:
-    """A proof's JSON entry; its counterexample traces copied under results/report/formal, so the
-    report's links hold for as long as the report does (sim_build is a build folder)."""
+    """A proof's JSON entry; the counterexample traces of its failed tasks copied under
+    results/report/formal, so the report's links hold for as long as the report does (sim_build is
+    a build folder). A task that did not fail may still leave a trace (an induction step's, which
+    starts from no reset): that is no counterexample, and is not kept."""
     tasks = {}
     for task, task_result in result.tasks.items():
         traces = []
         for index, trace in enumerate(task_result.traces):
-            if not trace.is_file():
+            if task_result.status != "FAIL" or not trace.is_file():
                 continue
             copy = TRACES_FOLDER / f"{result.proof.name}{'-broken' if result.broken else ''}" / f"{task}-{index}.vcd"
             (results / copy).parent.mkdir(parents=True, exist_ok=True)
