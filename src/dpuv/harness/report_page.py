@@ -223,11 +223,12 @@ def _formal_section(facts: RunFacts, results: Path) -> str:
                 "(<code>make formal</code>, then <code>make formal BROKEN=1</code> for the counterexamples).</p>")
     proofs = [entry for entry in facts.formal if not entry["broken"]]
     broken = [entry for entry in facts.formal if entry["broken"]]
-    held = sum(all(task["status"] == "PASS" for task in entry["tasks"].values()) for entry in proofs)
+    holding = {entry["proof"]: all(task["status"] == "PASS" for task in entry["tasks"].values()) for entry in proofs}
     caught = sum(any(task["status"] == "FAIL" for task in entry["tasks"].values()) for entry in broken)
+    held = sum(holding.values())
     rows = []
     for entry in proofs:
-        holds = all(task["status"] == "PASS" for task in entry["tasks"].values())
+        holds = holding[entry["proof"]]
         statuses = "".join(f"<td>{escape(entry['tasks'].get(task, {}).get('status', '-'))}</td>" for task in formal.TASKS)
         properties = "".join(f"<li>{escape(text)}</li>" for text in entry["properties"])
         verdict = _figure(f"formal.{entry['proof']}", "holds" if holds else "fails")
