@@ -111,7 +111,7 @@ testplan: $(VENV_STAMP)
 
 COUNT ?= 30
 mutation: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli mutation --area '$(AREA)' --count $(COUNT) --seed $(or $(SEED),1) --jobs $(JOBS) \
+	@$(PYTHON) -m dpuv.harness.cli mutation --area '$(AREA)' --count $(COUNT) --seed $(or $(SEED),1) --jobs $(JOBS) --sim $(SIM) \
 		$(foreach mutant,$(MUTANT),--mutant '$(mutant)')
 
 PROOF ?=

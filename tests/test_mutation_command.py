@@ -101,6 +101,24 @@ def test_the_score_counts_only_live_mutants():
                mutation.MutantResult(mutants[2], "survived"), mutation.MutantResult(mutants[3], "stillborn")]
     assert mutation.score(results, {}) == (1, 2, 1, 0, 1 / 3)
     assert mutation.score(results, {mutants[2].id: "same value either way"}) == (1, 2, 1, 1, 0.5)
+    # A survivor of the 2-state draw that Icarus kills counts as killed
+    assert mutation.score(results, {}, {mutants[1].id: "its test fails on Icarus"}) == (2, 1, 1, 0, 2 / 3)
+
+
+def test_the_triage_knows_its_verdicts_and_wants_a_reason_for_each(tmp_path, monkeypatch):
+    monkeypatch.setattr(mutation.benches, "TB_ROOT", tmp_path)
+    (tmp_path / "area").mkdir()
+    triage = tmp_path / "area" / "mutation_triage.toml"
+    assert mutation.triage("area") == {"equivalent": {}, "killed_on_icarus": {}}
+    triage.write_text('[equivalent]\n"a.v:1:0:held" = "never read"\n[killed_on_icarus]\n"a.v:2:0:held" = "X on Icarus"\n')
+    assert mutation.triage("area") == {"equivalent": {"a.v:1:0:held": "never read"},
+                                       "killed_on_icarus": {"a.v:2:0:held": "X on Icarus"}}
+    triage.write_text('[killed_on_icarus]\n"a.v:2:0:held" = " "\n')
+    with pytest.raises(mutation.MutationError, match="without a reason"):
+        mutation.triage("area")
+    triage.write_text('[harmless]\n"a.v:2:0:held" = "trust me"\n')
+    with pytest.raises(mutation.MutationError, match="no verdict"):
+        mutation.triage("area")
 
 
 def test_mutants_side_by_side_keep_their_order_and_never_share_a_worker(monkeypatch):

@@ -588,9 +588,13 @@ roce_segmenter segmenter_inst (
 );
 
 // Send and receive completions take turns when both wait. The one taken goes to the completion
-// port if its QP is offloaded (OFFLOAD_QPS), else to the completion queue
+// port if its QP is offloaded (OFFLOAD_QPS), else to the completion queue. One offered and not
+// taken stays chosen until it is: the port's consumer may rely on an offer staying unchanged,
+// and a receive completion arriving while a send completion waits must not replace it
 reg  cqe_last_was_receive;
-wire cqe_take_receive = receive_cqe_valid && (!cqe_valid || !cqe_last_was_receive);
+reg  completion_waiting, completion_waiting_is_receive;
+wire cqe_take_receive = completion_waiting ? completion_waiting_is_receive
+                                           : receive_cqe_valid && (!cqe_valid || !cqe_last_was_receive);
 wire        chosen_completion_valid = cqe_valid || receive_cqe_valid;
 wire [63:0] chosen_completion_wr_id = cqe_take_receive ? receive_cqe_wr_id : cqe_wr_id;
 wire [31:0] chosen_completion_byte_len = cqe_take_receive ? receive_cqe_byte_len : cqe_byte_len;
@@ -610,8 +614,11 @@ always @(posedge clk) begin
     if (chosen_completion_ready && chosen_completion_valid) begin
         cqe_last_was_receive <= cqe_take_receive;
     end
+    completion_waiting <= chosen_completion_valid && !chosen_completion_ready;
+    completion_waiting_is_receive <= cqe_take_receive;
     if (rst) begin
         cqe_last_was_receive <= 1'b0;
+        completion_waiting <= 1'b0;
     end
 end
 

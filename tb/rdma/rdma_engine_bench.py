@@ -4,6 +4,7 @@
 frame check: the engine's addressing and QP numbers, the host memory behind it, the Python peer
 QPs over the lossy wire, and the scapy cross-check of every frame."""
 
+import itertools
 import random
 
 import cocotb
@@ -20,7 +21,7 @@ from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
 from dpuv.drivers.rdma import EngineCompletion, HostQueues
 from dpuv.regs.maps import rdma_engine
-from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_reset
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, HeldOffers, pauses, quiet, start_clock_and_reset
 from rdma_coverage import WireCoverage, completions as cover_completions
 
 DUT_QPN = 0x11
@@ -50,7 +51,10 @@ def check_with_scapy(frame: bytes, packet) -> None:
 
 
 class TB:
-    def __init__(self, dut, rng: random.Random, wire: WireConfig = WireConfig(latency_ns=200), backpressure=None):
+    def __init__(self, dut, rng: random.Random, wire: WireConfig = WireConfig(latency_ns=200), backpressure=None,
+                 rx_idle: float | None = None):
+        """`backpressure`: the chance per cycle that the MAC holds the engine's frames back;
+        `rx_idle`: that it idles while handing a frame over, inside frames too."""
         self.dut = dut
         self.rng = rng
         self.memory = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=2 * REGION_BASE)
@@ -58,6 +62,7 @@ class TB:
         self.tx = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
         quiet(self.memory.write_if, self.memory.read_if, self.rx, self.tx)
         self.tx.set_pause_generator(pauses(rng, backpressure))
+        self.rx.set_pause_generator(pauses(rng, rx_idle))
         self.to_dut = LossyWire(wire, rng.getrandbits(32))
         self.from_dut = LossyWire(wire, rng.getrandbits(32))
         self.coverage_in = WireCoverage("to_engine", wire)
@@ -232,14 +237,22 @@ class TB:
 class EnginePorts:
     """What the node's own engines (the collective engine) see of the RDMA engine: doorbells rung
     at its doorbell ports and the completions of offloaded QPs taken at its completion port, with
-    random stalls there. `collisions` counts doorbells that had to wait for a register doorbell."""
+    random stalls there. `collisions` counts doorbells that had to wait for a register doorbell;
+    `held` checks that a completion offered and not taken stays offered, unchanged."""
 
-    def __init__(self, dut, rng: random.Random, stall: float = 0.3):
+    def __init__(self, dut, rng: random.Random, stall: float = 0.3, stall_cycles: int = 1):
         self.dut = dut
         self.rng = rng
+        # The port stalls with chance `stall`, drawn again every `stall_cycles` cycles: long stalls
+        # let completions of both kinds pile up behind it
         self.stall = stall
+        self.stall_cycles = stall_cycles
         self.completions: list[EngineCompletion] = []
         self.collisions = 0
+        payload = {name: getattr(dut, f"m_completion_{name}")
+                   for name in ("wr_id", "byte_len", "immediate", "immediate_valid", "qpn", "opcode", "status")}
+        self.held = HeldOffers(dut.clk, dut.rst, dut.m_completion_valid, dut.m_completion_ready, payload,
+                               "completion port")
         cocotb.start_soon(self._take())
 
     async def ring(self, queue: str, qpn: int, producer_index: int) -> None:
@@ -266,8 +279,9 @@ class EnginePorts:
         dut = self.dut
         # The engine's outputs mean something only once a reset is over (before it, Icarus shows X)
         reset_seen = False
-        while True:
-            dut.m_completion_ready.value = int(self.rng.random() >= self.stall)
+        for cycle in itertools.count():
+            if cycle % self.stall_cycles == 0:
+                dut.m_completion_ready.value = int(self.rng.random() >= self.stall)
             await RisingEdge(dut.clk)
             in_reset = not dut.rst.value.is_resolvable or int(dut.rst.value)
             reset_seen = reset_seen or in_reset

@@ -15,8 +15,8 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import (AETH, BTH, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint, Opcode, RocePacket,
-                                     build_frame)
+from dpuv.models.roce_packet import (AETH, BTH, NAK_PSN_SEQUENCE_ERROR, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint,
+                                     Opcode, RocePacket, build_frame)
 from dpuv.models.roce_qp import (Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest,
                                  local_ack_timeout_ns)
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
@@ -24,7 +24,8 @@ from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import EngineCompletion, HostQueues, WcOpcode, WcStatus
 from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
-from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, TB, EnginePorts, RegisterHammer
+from rdma_engine_bench import (DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, RQ_BASE, RQ_LOG_SIZE, TB, EnginePorts,
+                               RegisterHammer)
 
 SQ_BASE = 0x2000
 SQ_LOG_SIZE = 6            # 64 WQEs of 64 bytes
@@ -44,8 +45,8 @@ class Requester:
     """The engine as requester on QP DUT_QPN, the model as its responder."""
 
     def __init__(self, dut, rng: random.Random, pmtu: int = 1024, wire: WireConfig = WireConfig(latency_ns=200),
-                 retry_count: int = 7, ports: EnginePorts | None = None):
-        self.tb = TB(dut, rng, wire)
+                 retry_count: int = 7, ports: EnginePorts | None = None, rx_idle: float | None = None):
+        self.tb = TB(dut, rng, wire, rx_idle=rx_idle)
         # With ports, the QP is offloaded: rung at the doorbell port, completing on the completion port
         self.ports = ports
         self.tb.pmtu = pmtu
@@ -55,26 +56,31 @@ class Requester:
         self.host = HostQueues(self.tb.registers, self.tb.memory.write, self.tb.memory.read)
         self.new_peer(0xFFFFF0)
 
-    def new_peer(self, first_psn: int, pkey: int = rdma.DEFAULT_PKEY) -> None:
-        """A fresh model responder expecting `first_psn`, with its memory full of random bytes."""
+    def new_peer(self, first_psn: int, pkey: int = rdma.DEFAULT_PKEY, send_psn: int = 0) -> None:
+        """A fresh model responder expecting `first_psn` (and sending from `send_psn` when it is
+        asked to send), with its memory full of random bytes."""
         self.first_psn = first_psn
         self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=self.pmtu, initial_expected_psn=first_psn,
-                                       pkey=pkey))
+                                       initial_send_psn=send_psn, pkey=pkey))
         self.peer_memory = self.peer.register_memory(PEER_RKEY, PEER_BASE, PEER_BYTES,
                                                      Access.REMOTE_READ | Access.REMOTE_WRITE)
         self.peer_memory.data[:] = self.rng.randbytes(PEER_BYTES)
         self.completions: list[EngineCompletion] = []
         self.received = []  # the peer's receive completions (SEND and WRITE with immediate)
 
-    async def set_up(self, reset: bool = True, rnr_retry: int = 7):
+    async def set_up(self, reset: bool = True, rnr_retry: int = 7, peer_first_psn: int = 0):
+        """The QP with its send queue, and a receive queue for what the peer sends it, expecting
+        `peer_first_psn` first."""
         if reset:
             await self.tb.reset()
         # The receive parser checks FIRST and MIDDLE packets against the engine's PMTU register
         await rdma.set_up(self.tb.registers, DUT.mac, DUT.ip, self.pmtu)
-        await rdma.create_qp(self.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0,
-                                    pmtu=self.pmtu, send_psn=self.first_psn, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+        await rdma.create_qp(self.tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port,
+                                    peer_first_psn, pmtu=self.pmtu, send_psn=self.first_psn, sq_base=SQ_BASE,
+                                    sq_log_size=SQ_LOG_SIZE, rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE,
                                     timeout=TIMEOUT_CODE, retry_count=self.retry_count, rnr_retry=rnr_retry)
         self.host.attach_send_queue(DUT_QPN, SQ_BASE, SQ_LOG_SIZE)
+        self.host.attach_receive_queue(DUT_QPN, RQ_BASE, RQ_LOG_SIZE)
         await self.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
         if self.ports:
             await rdma.offload_qps(self.tb.registers, DUT_QPN, 1)
@@ -228,6 +234,21 @@ async def requests_complete_in_order_on_a_clean_wire(dut):
     dut._log.info("40 requests, %d payload bytes checked, %d request packets", checked, packets)
 
 
+@cocotb.test(timeout_time=60, timeout_unit="us")
+async def frames_handed_over_with_idle_cycles_inside_lose_nothing(dut):
+    """A MAC may hand a frame over with idle cycles inside it (one clocked above the line rate, a
+    clock-crossing FIFO running dry). With the receive stream idle a third of the cycles, inside
+    frames too, every kind of request completes once with its bytes: READ response payloads, ACKs
+    and NAKs reach the requester whole, and no idle cycle is taken for a beat."""
+    rng = test_rng("rx idle")
+    requester = Requester(dut, rng, rx_idle=0.3)
+    await requester.set_up()
+    checked = await exchange_on(requester, rng, 30)
+    reads = sum(1 for packet in requester.tb.sent if packet.bth.opcode == Opcode.RDMA_READ_REQUEST)
+    assert reads > 0, "no READ: no response payload crossed the idle cycles"
+    dut._log.info("30 requests (%d READs), %d payload bytes checked through an idling receive stream", reads, checked)
+
+
 @cocotb.test(timeout_time=35, timeout_unit="us")
 async def nak_forged_for_another_address_or_partition_is_ignored(dut):
     """NAKs (remote access error) for the oldest request, from the peer's address and QP, arrive
@@ -264,6 +285,36 @@ async def nak_forged_for_another_address_or_partition_is_ignored(dut):
     assert (events["drops_wrong_address"], events["drops_pkey"]) == (2, 4), events
     assert (events["naks_received"], events["responses_dropped"], events["completion_errors"]) == (0, 0, 0), events
     assert {packet.bth.pkey for packet in requester.tb.sent} == {limited_partition}
+
+
+@cocotb.test(timeout_time=40, timeout_unit="us")
+async def a_nak_repeated_while_its_retry_runs_costs_one_retry(dut):
+    """A NAK PSN sequence error that arrives twice (as a duplicating wire delivers it) sends the
+    engine back once: the second names the PSN it is already going back to and costs nothing. With
+    one retry allowed, a 4-packet WRITE NAKed twice at its first PSN completes successfully after
+    exactly one retry; a second go-back would have run out of retries (RETRY_EXC_ERR)."""
+    rng = test_rng("nak twice")
+    requester = Requester(dut, rng, pmtu=4096, retry_count=1)
+    await requester.set_up()
+    data = rng.randbytes(4 * requester.pmtu)
+    request = WorkRequest.write(0x77, data, PEER_BASE, PEER_RKEY)
+    requester.tb.memory.write(LOCAL_BASE, data)
+    requester.host.place(DUT_QPN, request, LOCAL_BASE)
+    await requester.ring()
+    nak = build_frame(RocePacket(Addressing.between(PEER, DUT), BTH(Opcode.ACKNOWLEDGE, DUT_QPN, requester.first_psn),
+                                 aeth=AETH(NAK_PSN_SEQUENCE_ERROR, 0)))
+    # Both NAKs go out as the first packet leaves, so they arrive before the peer's first ACK
+    while not requester.tb.sent:
+        await requester.tb.step([requester.peer])
+        await ClockCycles(dut.clk, 1)
+    for _ in range(2):
+        await requester.tb.step([requester.peer], nak)
+        await ClockCycles(dut.clk, LOOP_CYCLES)
+    completions = await requester.run([], expect=1, limit_cycles=6_000)
+    assert [(c.wr_id, c.status) for c in completions] == [(0x77, WcStatus.SUCCESS)], completions
+    assert requester.peer_memory.read(PEER_BASE, len(data)) == data
+    events = requester.tb.events
+    assert (events["naks_received"], events["retries"]) == (2, 1), events
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")
@@ -435,8 +486,8 @@ async def a_send_longer_than_the_peer_s_receive_fails_and_flushes_the_rest(dut):
 
 @cocotb.test(timeout_time=50, timeout_unit="us")
 async def doorbell_abuse_is_refused_and_loses_nothing(dut):
-    """Doorbells for a missing QP and for more WQEs than the ring holds are refused and counted;
-    an unknown WQE opcode fails with LOC_QP_OP_ERR once the requests before it completed."""
+    """Doorbells for a missing QP and for more WQEs than the ring holds (twice, with two indexes)
+    are refused and counted; an unknown WQE opcode fails with LOC_QP_OP_ERR once the requests before it completed."""
     rng = test_rng()
     requester = Requester(dut, rng)
     await requester.set_up()
@@ -446,11 +497,13 @@ async def doorbell_abuse_is_refused_and_loses_nothing(dut):
     for qpn in (caps, DUT_QPN + 1):
         host.send_queues[qpn], host.producer[qpn] = (SQ_BASE, SQ_LOG_SIZE), 1
         await host.ring(qpn)
-    # More WQEs than the ring holds
+    # More WQEs than the ring holds, then more still: each refusal of the same QP is counted
     await host.ring(DUT_QPN, (1 << SQ_LOG_SIZE) + 1)
+    await ClockCycles(dut.clk, 100)
+    await host.ring(DUT_QPN, (1 << SQ_LOG_SIZE) + 2)
     await ClockCycles(dut.clk, 200)
     events = await requester.tb.read_events()
-    assert events["doorbells_rejected"] == 3 and events["requests_sent"] == 0, events
+    assert events["doorbells_rejected"] == 4 and events["requests_sent"] == 0, events
     # Then a good exchange works, and a bad opcode fails in its turn
     work = random_requests(rng, bytearray(LOCAL_BYTES), 3, 1024, 256, kinds=("write",))
     for request, address in work:
@@ -516,6 +569,53 @@ async def an_offloaded_qp_is_rung_at_the_port_and_completes_there(dut):
     requester.completions, requester.received = [], []
     await exchange_on(requester, rng, 5)
     assert ports.take() == []
+
+
+@cocotb.test(timeout_time=150, timeout_unit="us")
+async def an_offloaded_qp_sending_and_receiving_at_once_holds_each_completion_it_offers(dut):
+    """A collective's QP sends and receives at once, so send and receive completions both wait at
+    its completion port, here stalled nine cycles in ten. The engine takes them in turns, but one
+    offered and not taken stays offered, unchanged, until the port takes it (EnginePorts.held): a
+    completion of one kind arriving behind a waiting one of the other must not replace it. Eight
+    rounds of 24 WRITEs and 24 SENDs from the peer: each completes once, in order within its kind,
+    with its bytes."""
+    rng = test_rng("offloaded both ways")
+    ports = EnginePorts(dut, rng, stall=0.9)
+    requester = Requester(dut, rng, ports=ports)
+    peer_first_psn = rng.getrandbits(24)
+    requester.new_peer(requester.first_psn, send_psn=peer_first_psn)
+    await requester.set_up(peer_first_psn=peer_first_psn)
+    messages = 24
+    buffers = LOCAL_BASE + LOCAL_BYTES // 2
+    for round_ in range(8):
+        requester.completions, requester.received = [], []
+        sent = []
+        for index in range(messages):
+            requester.host.place_receive(DUT_QPN, 0x500 + index, buffers + index * 256, 256)
+            sent.append(rng.randbytes(rng.choice([0, 1, 8, 64, 200, 256])))
+            requester.peer.post_send(WorkRequest.send(0x700 + index, sent[-1]))
+        await ports.ring("rq", DUT_QPN, requester.host.receive_producer[DUT_QPN])
+        work = random_requests(rng, bytearray(LOCAL_BYTES), messages, requester.pmtu, 128, kinds=("write",))
+        for request, local in work:
+            requester.tb.memory.write(local, request.data)
+        completions = await requester.run(work, expect=2 * messages, limit_cycles=10_000)
+        receives = [c for c in completions if c.opcode == WcOpcode.RECV]
+        writes = [c for c in completions if c.opcode != WcOpcode.RECV]
+        assert [(c.wr_id, c.status) for c in writes] == [(request.wr_id, WcStatus.SUCCESS) for request, _ in work], \
+            f"round {round_}: WRITE completions"
+        assert [(c.wr_id, c.status, c.byte_len) for c in receives] == \
+            [(0x500 + index, WcStatus.SUCCESS, len(data)) for index, data in enumerate(sent)], \
+            f"round {round_}: receive completions"
+        for index, data in enumerate(sent):
+            assert requester.tb.memory.read(buffers + index * 256, len(data)) == data, f"round {round_}: SEND {index}"
+        for request, _ in work:
+            assert requester.peer_memory.read(request.remote_address, request.length) == request.data, \
+                f"round {round_}: WRITE {request.wr_id:#x}"
+        assert [(r.wr_id, r.status) for r in requester.received] == \
+            [(0x700 + index, CompletionStatus.SUCCESS) for index in range(messages)], f"round {round_}: the peer's SENDs"
+    assert ports.held.waits > 0, "no completion waited at the port: the test proves nothing about held offers"
+    dut._log.info("8 rounds of %d WRITEs and %d SENDs received, completing on the port; %d cycles an offer waited",
+                  messages, messages, ports.held.waits)
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")

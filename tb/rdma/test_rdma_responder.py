@@ -663,6 +663,41 @@ async def a_new_request_inside_an_open_message_is_an_invalid_request(dut):
     assert events["invalid_requests"] == cases, events
 
 
+def access_violations(psn: int) -> dict[str, bytes]:
+    """Requests the region table refuses, by why (IBA 9.7.5.2.8: NAK remote access error)."""
+    return {
+        "WRITE with another key": request_frame(Opcode.RDMA_WRITE_ONLY, psn, bytes(8), RETH(REGION_BASE, RKEY ^ 0x100, 8)),
+        "WRITE past the region": request_frame(Opcode.RDMA_WRITE_ONLY, psn, bytes(8),
+                                               RETH(REGION_BASE + REGION_BYTES - 4, RKEY, 8)),
+        "READ past the region": request_frame(Opcode.RDMA_READ_REQUEST, psn,
+                                              reth=RETH(REGION_BASE + REGION_BYTES - 4, RKEY, 8)),
+    }
+
+
+@cocotb.test(timeout_time=(len(access_violations(0)) + 2) * 30, timeout_unit="us")
+async def a_remote_access_error_leaves_the_qp_in_the_error_state(dut):
+    """A WRITE or READ the region table refuses is answered as the model answers it, one NAK
+    remote access error; then the QP is in the error state for good: the canary WRITE behind it is
+    dropped (counted with the requests to QPs that cannot take them, once), and every posted
+    receive is flushed, as is one posted afterwards."""
+    rng = test_rng("access error")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await tb.set_up(0)
+    canary = rng.randbytes(32)
+    wr_id = 0x900
+    for name in access_violations(0):
+        case = ErrorCase(tb, name, rng.getrandbits(24), wr_id)
+        await case.create()
+        answers, completions = await case.play([access_violations(case.psn(0))[name]], canary)
+        assert answers == [(Opcode.ACKNOWLEDGE, case.psn(0), 0x62)], f"{name}: engine answered {answers}"
+        assert [status for _, status in completions] == [WcStatus.WR_FLUSH_ERR] * (RECEIVES_POSTED + 1), completions
+        wr_id = case.wr_id
+    events = await tb.read_events()
+    cases = len(access_violations(0))
+    assert (events["access_errors"], events["unknown_qp_drops"]) == (cases, cases), events
+
+
 def mismatched_writes(psn) -> dict[str, list[bytes]]:
     """WRITEs whose payload is not the length their RETH announced, by how (psn: offset -> PSN)."""
     first = request_frame(Opcode.RDMA_WRITE_FIRST, psn(0), bytes(PMTU), RETH(REGION_BASE, RKEY, 2 * PMTU))

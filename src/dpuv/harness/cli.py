@@ -262,8 +262,11 @@ def main(argv: list[str] | None = None) -> int:
     mutation_parser.add_argument("--mutant", action="append", default=[],
                                  help="run only this mutant (an id a report printed, file:line:column:kind); repeatable")
     mutation_parser.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one simulation each)")
+    mutation_parser.add_argument("--sim", choices=("verilator", "icarus"), default="verilator",
+                                 help="the simulator the mutants run on")
     mutation_parser.set_defaults(handler=lambda arguments: _reported(
-        mutation.main(arguments.area, arguments.count, arguments.seed, arguments.mutant, arguments.jobs), suite.RESULTS))
+        mutation.main(arguments.area, arguments.count, arguments.seed, arguments.mutant, arguments.jobs, arguments.sim),
+        suite.RESULTS))
 
     testplan_parser = commands.add_parser("testplan", help="hold a suite run to the testplans: testpoints, coverage bins")
     testplan_parser.add_argument("results", type=Path, nargs="?", default=suite.RESULTS,

@@ -15,13 +15,16 @@ of these mutation operators applies,
 - `negated`: an if's condition negated;
 
 draws COUNT of them with SEED, and runs each on a copy of rtl/ against the regression benches whose
-design holds the mutated module, on Verilator: the area's own benches (the others only for a
-module no bench of the area holds), cheapest first by tests/durations.json, at most three,
-stopping at the first bench that fails. A mutant is `killed` when a bench fails, `survived` when every bench
-passes, `stillborn` when it does not build. Survivors print as diffs; those triaged as equivalent
-(tb/<area>/mutation_triage.toml: id = "why it cannot change behaviour") leave the score, which is
-killed / (killed + survived - equivalent). Lines inside `initial` blocks (parameter checks) and
-`ifdef FORMAL` sections are not mutated.
+design holds the mutated module, on Verilator (`SIM=icarus` for Icarus): the area's own benches
+(the others only for a module no bench of the area holds), cheapest first by tests/durations.json,
+at most three, stopping at the first bench that fails. A mutant is `killed` when a bench fails,
+`survived` when every bench passes, `stillborn` when it does not build. Survivors print as diffs.
+The triage (tb/<area>/mutation_triage.toml) judges them: under `[equivalent]`, id = "why it cannot
+change behaviour", and the mutant leaves the score; under `[killed_on_icarus]`, id = "the test
+that fails on Icarus, and why 2-state Verilator cannot see it", and the mutant counts as killed
+(`make mutation ... MUTANT=<id> SIM=icarus` shows it). The score is killed / (killed + survived -
+equivalent). Lines inside `initial` blocks (parameter checks) and `ifdef FORMAL` sections are not
+mutated.
 """
 
 from __future__ import annotations
@@ -230,7 +233,8 @@ class MutantResult:
     seconds: float = 0.0
 
 
-def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None, worker: int = 0) -> MutantResult:
+def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None, worker: int = 0,
+               simulator: str = "verilator") -> MutantResult:
     """One mutant on its own copy of rtl/ in scratch; worker names its build folders, so mutants
     run side by side never build into one folder."""
     result = MutantResult(mutation)
@@ -244,16 +248,16 @@ def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None, worke
     if not candidates:
         raise MutationError(f"no regression bench builds {mutation.file}")
     built_any = False
-    # Every parameter set make test runs on Verilator: a mutant that a 2-rank ring cannot tell
-    # apart may still break the 3-rank one
+    # Every parameter set make test runs on the simulator: a mutant that a 2-rank ring cannot
+    # tell apart may still break the 3-rank one
     runs = [(bench, parameters) for bench in candidates
-            for parameters in bench.suite_parameter_sets(regress=False, simulator="verilator")]
+            for parameters in bench.suite_parameter_sets(regress=False, simulator=simulator)]
     for bench, parameters in runs:
         file_lists = tuple(str(mutant_rtl / Path(file_list).relative_to("rtl")) if Path(file_list).parts[0] == "rtl"
                            else file_list for file_list in bench.file_lists)
         built = dataclasses.replace(bench.built_from(file_lists, f"mutation{worker or ''}-{bench.name}"),
                                     quick_compile=True)
-        run = runner.run(built, parameters, "verilator", seed=1, quiet=True, record=False,
+        run = runner.run(built, parameters, simulator, seed=1, quiet=True, record=False,
                          results_root=scratch / "results")
         if not run.outcomes and run.error.startswith("build failed"):
             continue
@@ -268,28 +272,38 @@ def run_mutant(mutation: Mutation, scratch: Path, area: str | None = None, worke
     return result
 
 
-def triage(area: str) -> dict[str, str]:
-    """Survivors judged equivalent, by mutant id, with the reason (tb/<area>/mutation_triage.toml)."""
+TRIAGE_VERDICTS = ("equivalent", "killed_on_icarus")
+
+
+def triage(area: str) -> dict[str, dict[str, str]]:
+    """The survivors judged, by verdict (TRIAGE_VERDICTS), then mutant id, with the reason
+    (tb/<area>/mutation_triage.toml)."""
     path = benches.TB_ROOT / area / "mutation_triage.toml"
-    if not path.exists():
-        return {}
-    entries = tomllib.loads(path.read_text()).get("equivalent", {})
-    missing = [mutant for mutant, why in entries.items() if not str(why).strip()]
+    table = tomllib.loads(path.read_text()) if path.exists() else {}
+    unknown = sorted(set(table) - set(TRIAGE_VERDICTS))
+    if unknown:
+        raise MutationError(f"{path}: {unknown} are no verdict; the verdicts are {list(TRIAGE_VERDICTS)}")
+    verdicts = {verdict: table.get(verdict, {}) for verdict in TRIAGE_VERDICTS}
+    missing = [mutant for entries in verdicts.values() for mutant, why in entries.items() if not str(why).strip()]
     if missing:
-        raise MutationError(f"{path}: equivalent mutants without a reason: {missing}")
-    return entries
+        raise MutationError(f"{path}: mutants judged without a reason: {missing}")
+    return verdicts
 
 
-def score(results: list[MutantResult], equivalent: dict[str, str]) -> tuple[int, int, int, int, float | None]:
-    killed = sum(result.outcome == "killed" for result in results)
-    survived = sum(result.outcome == "survived" for result in results)
+def score(results: list[MutantResult], equivalent: dict[str, str],
+          killed_on_icarus: dict[str, str] | None = None) -> tuple[int, int, int, int, float | None]:
+    """(killed, survived, stillborn, equivalent, score); a survivor Icarus kills counts as killed."""
+    elsewhere = killed_on_icarus or {}
+    killed = sum(result.outcome == "killed" or (result.outcome == "survived" and result.mutation.id in elsewhere)
+                 for result in results)
+    survived = sum(result.outcome == "survived" and result.mutation.id not in elsewhere for result in results)
     stillborn = sum(result.outcome == "stillborn" for result in results)
     judged = sum(result.outcome == "survived" and result.mutation.id in equivalent for result in results)
     live = killed + survived - judged
     return killed, survived, stillborn, judged, (killed / live if live else None)
 
 
-def run_all(mutations: list[Mutation], area: str, jobs: int = 1) -> list[MutantResult]:
+def run_all(mutations: list[Mutation], area: str, jobs: int = 1, simulator: str = "verilator") -> list[MutantResult]:
     """Every mutant, jobs at a time (each worker with its own rtl/ copy and build folders), in draw
     order; each line printed as its mutant ends."""
     results: list[MutantResult | None] = [None] * len(mutations)
@@ -300,7 +314,7 @@ def run_all(mutations: list[Mutation], area: str, jobs: int = 1) -> list[MutantR
             with lock:
                 worker = free_workers.pop()
             try:
-                result = run_mutant(mutations[index], Path(scratch) / f"worker{worker}", area, worker)
+                result = run_mutant(mutations[index], Path(scratch) / f"worker{worker}", area, worker, simulator)
             finally:
                 with lock:
                     free_workers.append(worker)
@@ -314,27 +328,37 @@ def run_all(mutations: list[Mutation], area: str, jobs: int = 1) -> list[MutantR
     return [result for result in results if result is not None]
 
 
-def main(area: str, count: int = 30, seed: int = 1, only: list[str] | None = None, jobs: int = 1) -> int:
+def main(area: str, count: int = 30, seed: int = 1, only: list[str] | None = None, jobs: int = 1,
+         simulator: str = "verilator") -> int:
     mutations = chosen(area, only) if only else draw(area, count, seed)
-    equivalent = triage(area)
+    verdicts = triage(area)
+    equivalent = verdicts["equivalent"]
+    # A 4-state kill answers a survivor of the 2-state draw; on Icarus itself every mutant must die
+    on_icarus = verdicts["killed_on_icarus"] if simulator == "verilator" else {}
     print(f"mutation: {len(mutations)} mutants of rtl/{area} " + ("(chosen)" if only else f"(seed {seed})")
-          + f", on Verilator, {jobs} at a time", flush=True)
-    results = run_all(mutations, area, jobs)
-    killed, survived, stillborn, judged, value = score(results, equivalent)
+          + f", on {simulator.capitalize()}, {jobs} at a time", flush=True)
+    results = run_all(mutations, area, jobs, simulator)
+    killed, survived, stillborn, judged, value = score(results, equivalent, on_icarus)
     for result in results:
         if result.outcome == "survived":
-            why = equivalent.get(result.mutation.id)
-            print(f"\nsurvived {result.mutation.id}" + (f" (equivalent: {why})" if why else " (not triaged)"))
+            mutant = result.mutation.id
+            judged_as = (f" (equivalent: {equivalent[mutant]})" if mutant in equivalent
+                         else f" (killed on Icarus: {on_icarus[mutant]})" if mutant in on_icarus else " (not triaged)")
+            print(f"\nsurvived {mutant}" + judged_as)
             print(result.mutation.diff(), end="")
     shown = f"{100 * value:.1f} %" if value is not None else "-"
     print(f"\nrtl/{area}: {killed} killed, {survived} survived ({judged} equivalent), {stillborn} stillborn; "
           f"score {shown} of the non-equivalent mutants")
     if only:
         return 0  # a few chosen mutants are not the area's score: the report keeps the last draw's
+
+    def outcome(result: MutantResult) -> str:
+        return "killed_on_icarus" if result.outcome == "survived" and result.mutation.id in on_icarus else result.outcome
+
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{area}.json").write_text(json.dumps({
-        "area": area, "seed": seed, "count": count, "killed": killed, "survived": survived, "stillborn": stillborn,
-        "equivalent": judged, "score": value,
-        "mutants": [{"id": r.mutation.id, "kind": r.mutation.kind, "outcome": r.outcome, "killed_by": r.killed_by,
+        "area": area, "seed": seed, "count": count, "simulator": simulator, "killed": killed, "survived": survived,
+        "stillborn": stillborn, "equivalent": judged, "score": value,
+        "mutants": [{"id": r.mutation.id, "kind": r.mutation.kind, "outcome": outcome(r), "killed_by": r.killed_by,
                      "seconds": round(r.seconds, 1), "diff": r.mutation.diff()} for r in results]}, indent=1))
     return 0

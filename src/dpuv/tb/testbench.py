@@ -85,6 +85,42 @@ class CycleCounter:
             self.now += 1
 
 
+def _shown(value) -> str:
+    """A signal's value as a reader wants it in a message: hex, or its bits when some are X or Z."""
+    return hex(int(value)) if value.is_resolvable else str(value)
+
+
+class HeldOffers:
+    """The valid/ready rule a consumer of any of our ports relies on: an offer not taken (valid
+    high, ready low at a rising edge) is offered again at the next edge with every payload signal
+    unchanged. Checked at every edge outside reset; the first breach fails the test, naming the
+    port and the signals that changed. `waits` counts the edges an offer waited at, so a test can
+    show that the rule was put to the proof."""
+
+    def __init__(self, clock, reset, valid, ready, payload: dict, port: str):
+        self.clock, self.reset, self.valid, self.ready = clock, reset, valid, ready
+        self.payload = payload
+        self.port = port
+        self.waits = 0
+        cocotb.start_soon(self._watch())
+
+    async def _watch(self) -> None:
+        waiting = None
+        while True:
+            await RisingEdge(self.clock)
+            if not self.reset.value.is_resolvable or int(self.reset.value):
+                waiting = None
+                continue
+            offered = self.valid.value.is_resolvable and int(self.valid.value) == 1
+            now = {name: _shown(handle.value) for name, handle in self.payload.items()}
+            if waiting is not None:
+                assert offered, f"{self.port}: an offer not taken was withdrawn (valid fell before ready)"
+                changed = {name: (waiting[name], now[name]) for name in now if now[name] != waiting[name]}
+                assert not changed, f"{self.port}: an offer not taken changed while it waited: {changed}"
+            waiting = now if offered and int(self.ready.value) == 0 else None
+            self.waits += waiting is not None
+
+
 class HandshakeMonitor:
     """Records the cycle of every beat (tvalid and tready high at a rising edge) on a stream."""
 
