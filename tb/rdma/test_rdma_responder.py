@@ -11,8 +11,9 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from dpuv.models.roce_packet import (BTH, RETH, Addressing, AtomicETH, Endpoint, MalformedFrame, Opcode, RocePacket,
-                                     build_frame, ipv4_checksum, parse_frame, parse_frame_or_none, reseal_icrc)
+from dpuv.models.roce_packet import (BTH, NAK_INVALID_REQUEST, NAK_REMOTE_ACCESS_ERROR, RETH, Addressing, AtomicETH,
+                                     Endpoint, MalformedFrame, Opcode, RocePacket, build_frame, ipv4_checksum,
+                                     parse_frame, parse_frame_or_none, reseal_icrc)
 from dpuv.models.roce_qp import CompletionStatus, QpConfig, QueuePair, WorkRequest
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
@@ -663,18 +664,37 @@ async def a_new_request_inside_an_open_message_is_an_invalid_request(dut):
     assert events["invalid_requests"] == cases, events
 
 
-def access_violations(psn: int) -> dict[str, bytes]:
-    """Requests the region table refuses, by why (IBA 9.7.5.2.8: NAK remote access error)."""
+def access_violations(psn) -> dict[str, list[bytes]]:
+    """Requests the region table refuses, by why (IBA 9.7.5.2.8: NAK remote access error; psn:
+    offset -> PSN)."""
     return {
-        "WRITE with another key": request_frame(Opcode.RDMA_WRITE_ONLY, psn, bytes(8), RETH(REGION_BASE, RKEY ^ 0x100, 8)),
-        "WRITE past the region": request_frame(Opcode.RDMA_WRITE_ONLY, psn, bytes(8),
-                                               RETH(REGION_BASE + REGION_BYTES - 4, RKEY, 8)),
-        "READ past the region": request_frame(Opcode.RDMA_READ_REQUEST, psn,
-                                              reth=RETH(REGION_BASE + REGION_BYTES - 4, RKEY, 8)),
+        "WRITE with another key": [request_frame(Opcode.RDMA_WRITE_ONLY, psn(0), bytes(8),
+                                                 RETH(REGION_BASE, RKEY ^ 0x100, 8))],
+        "WRITE past the region": [request_frame(Opcode.RDMA_WRITE_ONLY, psn(0), bytes(8),
+                                                RETH(REGION_BASE + REGION_BYTES - 4, RKEY, 8))],
+        "READ past the region": [request_frame(Opcode.RDMA_READ_REQUEST, psn(0),
+                                               reth=RETH(REGION_BASE + REGION_BYTES - 4, RKEY, 8))],
     }
 
 
-@cocotb.test(timeout_time=(len(access_violations(0)) + 2) * 30, timeout_unit="us")
+async def each_error_on_a_fresh_qp(tb: TB, rng, cases, syndrome: int, first_wr_id: int) -> None:
+    """Every case of `cases` (psn -> {name: frames}) on a fresh QP, its frames then a canary WRITE:
+    the engine answers as the model does, one NAK `syndrome` at the last frame's PSN; the QP is in
+    the error state (the canary never lands) and every receive, posted before or after, is flushed."""
+    canary = rng.randbytes(32)
+    wr_id = first_wr_id
+    for name in cases(lambda offset: 0):
+        case = ErrorCase(tb, name, rng.getrandbits(24), wr_id)
+        await case.create()
+        frames = cases(case.psn)[name]
+        answers, completions = await case.play(frames, canary)
+        assert answers == [(Opcode.ACKNOWLEDGE, case.psn(len(frames) - 1), syndrome)], \
+            f"{name}: engine answered {answers}"
+        assert [status for _, status in completions] == [WcStatus.WR_FLUSH_ERR] * (RECEIVES_POSTED + 1), completions
+        wr_id = case.wr_id
+
+
+@cocotb.test(timeout_time=(len(access_violations(lambda offset: 0)) + 2) * 30, timeout_unit="us")
 async def a_remote_access_error_leaves_the_qp_in_the_error_state(dut):
     """A WRITE or READ the region table refuses is answered as the model answers it, one NAK
     remote access error; then the QP is in the error state for good: the canary WRITE behind it is
@@ -684,17 +704,9 @@ async def a_remote_access_error_leaves_the_qp_in_the_error_state(dut):
     tb = TB(dut, rng)
     await tb.reset()
     await tb.set_up(0)
-    canary = rng.randbytes(32)
-    wr_id = 0x900
-    for name in access_violations(0):
-        case = ErrorCase(tb, name, rng.getrandbits(24), wr_id)
-        await case.create()
-        answers, completions = await case.play([access_violations(case.psn(0))[name]], canary)
-        assert answers == [(Opcode.ACKNOWLEDGE, case.psn(0), 0x62)], f"{name}: engine answered {answers}"
-        assert [status for _, status in completions] == [WcStatus.WR_FLUSH_ERR] * (RECEIVES_POSTED + 1), completions
-        wr_id = case.wr_id
+    await each_error_on_a_fresh_qp(tb, rng, access_violations, NAK_REMOTE_ACCESS_ERROR, 0x900)
     events = await tb.read_events()
-    cases = len(access_violations(0))
+    cases = len(access_violations(lambda offset: 0))
     assert (events["access_errors"], events["unknown_qp_drops"]) == (cases, cases), events
 
 
@@ -722,16 +734,7 @@ async def a_write_whose_payload_is_not_its_reth_length_is_an_invalid_request(dut
     tb = TB(dut, rng)
     await tb.reset()
     await tb.set_up(0)
-    canary = rng.randbytes(32)
-    wr_id = 0x700
-    for name in mismatched_writes(lambda offset: 0):
-        case = ErrorCase(tb, name, rng.getrandbits(24), wr_id)
-        await case.create()
-        frames = mismatched_writes(case.psn)[name]
-        answers, completions = await case.play(frames, canary)
-        assert answers == [(Opcode.ACKNOWLEDGE, case.psn(len(frames) - 1), 0x61)], f"{name}: engine answered {answers}"
-        assert [status for _, status in completions] == [WcStatus.WR_FLUSH_ERR] * (RECEIVES_POSTED + 1), completions
-        wr_id = case.wr_id
+    await each_error_on_a_fresh_qp(tb, rng, mismatched_writes, NAK_INVALID_REQUEST, 0x700)
     events = await tb.read_events()
     assert events["invalid_requests"] == len(mismatched_writes(lambda offset: 0)), events
 
