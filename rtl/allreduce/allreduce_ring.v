@@ -21,7 +21,10 @@ module allreduce_ring #(
     parameter GIT_DIRTY = 0
 ) (
     input  wire                            clk,
+    // Resets the whole ring, links included
     input  wire                            rst,
+    // Resets rank i alone, as its node rebooting would; the links to and from it carry on
+    input  wire [RANKS-1:0]                rank_rst,
 
     input  wire [16:0]                     s_axil_awaddr,
     input  wire [2:0]                      s_axil_awprot,
@@ -127,7 +130,7 @@ generate
             .MAX_RANKS(16),
             .NEXT_BLOCK_ADDRESS(NEXT_ADDRESS)
         ) rank_inst (
-            .clk(clk), .rst(rst),
+            .clk(clk), .rst(rst || rank_rst[index]),
             .s_axil_awaddr(window_awaddr[WINDOW*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]),
             .s_axil_awprot(window_awprot[WINDOW*3 +: 3]),
             .s_axil_awvalid(window_awvalid[WINDOW]), .s_axil_awready(window_awready[WINDOW]),

@@ -27,6 +27,7 @@ class RingTB:
         self.dut.host_write_enable.value = 0
         self.dut.host_address.value = 0
         self.dut.host_write_data.value = 0
+        self.dut.rank_rst.value = 0
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
         self.windows = await allreduce_driver.find_ranks(self.bus)
         assert len(self.windows) == self.ranks, f"the chain shows {len(self.windows)} ranks, the top has {self.ranks}"

@@ -6,7 +6,7 @@ bad configurations are refused with a flag and a count, never a hang."""
 
 import cocotb
 import numpy as np
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.reduction import DTYPES, OPS, ring_allreduce
 from dpuv.drivers import allreduce
@@ -153,3 +153,54 @@ async def reset_in_the_middle_of_a_collective_recovers(dut):
         assert report.status["busy"] == 0, f"reset left rank {index} busy"
     results, _ = await tb.allreduce(vectors, "fp32", "sum")
     assert_every_rank_matches(results, np.full(elements, tb.ranks, dtype=np.float32).view(np.uint32), "after reset")
+
+
+async def beats_taken(dut, rank: int, cycles: int) -> int:
+    """Beats rank `rank` takes from its incoming link over the next `cycles` cycles."""
+    taken = 0
+    for _ in range(cycles):
+        await RisingEdge(dut.clk)
+        taken += (int(dut.rx_tvalid.value) & int(dut.rx_tready.value)) >> rank & 1
+    return taken
+
+
+@cocotb.test(timeout_time=100, timeout_unit="us")
+async def a_rank_reset_alone_takes_nothing_more_from_its_link(dut):
+    """A rank reset alone (its node rebooting) in the middle of an all-gather step, while the
+    rank before it keeps sending: the reset rank ends idle and takes nothing more from its link,
+    so its buffer stays as the reset left it, whatever the link still brings. After the whole
+    ring is reset, the next collective is exact."""
+    tb = RingTB(dut)
+    await tb.reset()
+    victim = tb.ranks - 1
+    receiver = dut.ranks[victim].rank_inst.receiver_inst
+    elements = tb.lanes("fp32") * 8 * tb.ranks
+    vectors = [np.full(elements, index + 1, dtype=np.float32).view(np.uint32) for index in range(tb.ranks)]
+    await tb.load(vectors)
+    for index, window in enumerate(tb.windows):
+        await allreduce.configure(window, index, tb.ranks, elements, "fp32", "sum")
+    for window in tb.windows:
+        await allreduce.start(window)
+    # Reset the victim once it stores an all-gather chunk, with beats of it still to come
+    for _ in range(20_000):
+        await RisingEdge(dut.clk)
+        if int(receiver.storing.value) and int(receiver.beats_accepted.value) >= 2:
+            break
+    else:
+        raise AssertionError(f"rank {victim} never stored an all-gather chunk")
+    dut.rank_rst.value = 1 << victim
+    await ClockCycles(dut.clk, 2)
+    dut.rank_rst.value = 0
+    left = (await tb.unload(elements, "fp32", backdoor=True))[victim]
+    taken = cocotb.start_soon(beats_taken(dut, victim, 2_000))
+    report = await allreduce.report(tb.windows[victim], victim)
+    assert report.status["busy"] == 0, f"the reset left rank {victim} busy"
+    assert await taken == 0, f"rank {victim} took {taken.result()} beats from its link after its reset"
+    now = (await tb.unload(elements, "fp32", backdoor=True))[victim]
+    changed = np.flatnonzero(now != left)
+    assert changed.size == 0, (f"rank {victim} wrote {changed.size} elements into its buffer after its reset "
+                               f"(first at element {changed[0]})")
+    await pulse_reset(dut.clk, dut.rst)
+    results, _ = await tb.allreduce(vectors, "fp32", "sum")
+    total = np.float32(sum(range(1, tb.ranks + 1)))
+    assert_every_rank_matches(results, np.full(elements, total, dtype=np.float32).view(np.uint32), "after the ring's reset")
