@@ -164,7 +164,7 @@ async def beats_taken(dut, rank: int, cycles: int) -> int:
     return taken
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=40, timeout_unit="us")
 async def a_rank_reset_alone_takes_nothing_more_from_its_link(dut):
     """A rank reset alone (its node rebooting) in the middle of an all-gather step, while the
     rank before it keeps sending: the reset rank ends idle and takes nothing more from its link,
