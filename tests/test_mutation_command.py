@@ -126,9 +126,10 @@ def test_mutants_side_by_side_keep_their_order_and_never_share_a_worker(monkeypa
     running: set[int] = set()
     seen: list[int] = []
 
-    def fake_run(mutant, scratch, area, worker):
+    def fake_run(mutant, scratch, area, worker, simulator):
         # Each worker has its own RTL copy and build folders: two mutants at once must differ
         assert worker not in running and scratch.name == f"worker{worker}", (worker, running)
+        assert simulator == "icarus"
         running.add(worker)
         seen.append(worker)
         time.sleep(0.05)
@@ -136,5 +137,5 @@ def test_mutants_side_by_side_keep_their_order_and_never_share_a_worker(monkeypa
         return mutation.MutantResult(mutant, "killed")
 
     monkeypatch.setattr(mutation, "run_mutant", fake_run)
-    results = mutation.run_all(drawn, "common", jobs=2)
+    results = mutation.run_all(drawn, "common", jobs=2, simulator="icarus")
     assert [result.mutation for result in results] == drawn and set(seen) == {0, 1}
