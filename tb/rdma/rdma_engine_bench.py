@@ -4,7 +4,6 @@
 frame check: the engine's addressing and QP numbers, the host memory behind it, the Python peer
 QPs over the lossy wire, and the scapy cross-check of every frame."""
 
-import itertools
 import random
 
 import cocotb
@@ -240,13 +239,10 @@ class EnginePorts:
     random stalls there. `collisions` counts doorbells that had to wait for a register doorbell;
     `held` checks that a completion offered and not taken stays offered, unchanged."""
 
-    def __init__(self, dut, rng: random.Random, stall: float = 0.3, stall_cycles: int = 1):
+    def __init__(self, dut, rng: random.Random, stall: float = 0.3):
         self.dut = dut
         self.rng = rng
-        # The port stalls with chance `stall`, drawn again every `stall_cycles` cycles: long stalls
-        # let completions of both kinds pile up behind it
         self.stall = stall
-        self.stall_cycles = stall_cycles
         self.completions: list[EngineCompletion] = []
         self.collisions = 0
         payload = {name: getattr(dut, f"m_completion_{name}")
@@ -279,9 +275,8 @@ class EnginePorts:
         dut = self.dut
         # The engine's outputs mean something only once a reset is over (before it, Icarus shows X)
         reset_seen = False
-        for cycle in itertools.count():
-            if cycle % self.stall_cycles == 0:
-                dut.m_completion_ready.value = int(self.rng.random() >= self.stall)
+        while True:
+            dut.m_completion_ready.value = int(self.rng.random() >= self.stall)
             await RisingEdge(dut.clk)
             in_reset = not dut.rst.value.is_resolvable or int(dut.rst.value)
             reset_seen = reset_seen or in_reset

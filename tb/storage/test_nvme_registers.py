@@ -6,13 +6,13 @@ model's reset, enable and shutdown, unsupported settings, and requests the compl
 from __future__ import annotations
 
 import cocotb
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles
 
 from dpuv.drivers import nvme
 from dpuv.drivers.nvme import (ACQ, AQA, ASQ, CAP, CC, CC_EN, CC_IOCQES_16, CC_IOSQES_64, CSTS, CSTS_CFS, CSTS_RDY,
                                VS, Capabilities, ControllerError)
 from dpuv.regs.access import BusError
-from dpuv.tb.testbench import build_parameters
+from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, build_parameters
 
 from nvme_bench import TB
 
@@ -25,25 +25,6 @@ def completer_descriptor(address: int, request_type: int, dwords: int = 1, tag: 
     """A 16-byte completer request descriptor (PG213, DWORD-aligned mode) as the core would hand it over."""
     value = (address & ~3) | dwords << 64 | request_type << 75 | 0x0100 << 80 | tag << 96
     return value.to_bytes(16, "little")
-
-
-class CompletionCount:
-    """Counts the completions the controller hands the PCIe core until stop()."""
-
-    def __init__(self, dut):
-        self.dut = dut
-        self.count = 0
-        self.task = cocotb.start_soon(self._count())
-
-    async def _count(self):
-        while True:
-            await RisingEdge(self.dut.user_clk)
-            self.count += int(self.dut.s_axis_cc_tvalid.value) & int(self.dut.s_axis_cc_tready.value) \
-                & int(self.dut.s_axis_cc_tlast.value)
-
-    def stop(self) -> int:
-        self.task.cancel()
-        return self.count
 
 
 @cocotb.test(timeout_time=20, timeout_unit="us")
@@ -154,11 +135,11 @@ async def requests_the_completer_does_not_carry_are_refused(dut):
     # 64 bytes take more than one beat behind the descriptor at every width. Its data is laid out
     # so that the later beats, were they read as requests, would be a write and then a read of
     # 1 dword (PG213 descriptors): the read would be answered on the completion port
-    answers = CompletionCount(dut)
+    completions = HandshakeMonitor(dut, "s_axis_cc", CycleCounter(dut.user_clk))
     data = bytes(16) + completer_descriptor(AQA, REQUEST_MEMORY_WRITE) + bytes(16) + \
         completer_descriptor(VS, REQUEST_MEMORY_READ, tag=0x5A)
     await tb.bar.write(AQA, data)
     await ClockCycles(dut.user_clk, 100)
-    assert answers.stop() == 0, "a beat of a dropped write was taken as a request and answered"
+    assert not completions.last_beat_cycles, "a beat of a dropped write was taken as a request and answered"
     assert await tb.bar.read_dword(AQA) == 0
     assert await tb.bar.read_dword(VS) == 0x00010400

@@ -112,13 +112,15 @@ class HeldOffers:
                 waiting = None
                 continue
             offered = self.valid.value.is_resolvable and int(self.valid.value) == 1
-            now = {name: _shown(handle.value) for name, handle in self.payload.items()}
+            waits = offered and int(self.ready.value) == 0
+            # The payload is read only at the edges that have a rule to keep
+            now = {name: handle.value for name, handle in self.payload.items()} if waits or waiting else None
             if waiting is not None:
                 assert offered, f"{self.port}: an offer not taken was withdrawn (valid fell before ready)"
-                changed = {name: (waiting[name], now[name]) for name in now if now[name] != waiting[name]}
+                changed = {name: (_shown(waiting[name]), _shown(now[name])) for name in now if now[name] != waiting[name]}
                 assert not changed, f"{self.port}: an offer not taken changed while it waited: {changed}"
-            waiting = now if offered and int(self.ready.value) == 0 else None
-            self.waits += waiting is not None
+            waiting = now if waits else None
+            self.waits += waits
 
 
 class HandshakeMonitor:
