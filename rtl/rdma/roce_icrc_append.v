@@ -71,9 +71,13 @@ assign s_axis_tready = (!held_valid || m_axis_tready) && spill_bytes == 3'd0;
 
 reg [DATA_WIDTH-1:0] crc_data;
 reg [KEEP_WIDTH-1:0] crc_keep;
+// One loop index per always block: an index shared between blocks, or assigned on one branch
+// only, makes synthesis infer a latch for it
 integer byte_index;
 reg [15:0] frame_offset;
 integer icrc_position;
+integer held_index;
+integer icrc_byte;
 
 always @* begin
     crc_data = s_axis_tdata;
@@ -109,8 +113,8 @@ crc32 #(
 reg  [7:0] held_bytes;
 always @* begin
     held_bytes = 8'd0;
-    for (byte_index = 0; byte_index < KEEP_WIDTH; byte_index = byte_index + 1) begin
-        held_bytes = held_bytes + {7'd0, held_tkeep[byte_index]};
+    for (held_index = 0; held_index < KEEP_WIDTH; held_index = held_index + 1) begin
+        held_bytes = held_bytes + {7'd0, held_tkeep[held_index]};
     end
 end
 
@@ -125,15 +129,16 @@ always @* begin
     m_axis_tkeep = held_tkeep;
     m_axis_tlast = held_last && icrc_fits;
     icrc_position = 0;
+    icrc_byte = 0;
     if (spill_bytes != 3'd0) begin
         m_axis_tdata = {{(DATA_WIDTH-32){1'b0}}, spill_icrc};
         m_axis_tkeep = {{(KEEP_WIDTH-4){1'b0}}, 4'hF} >> (4 - spill_bytes);
         m_axis_tlast = 1'b1;
     end else if (held_last) begin
-        for (byte_index = 0; byte_index < 4; byte_index = byte_index + 1) begin
-            icrc_position = {24'd0, held_bytes} + byte_index;
+        for (icrc_byte = 0; icrc_byte < 4; icrc_byte = icrc_byte + 1) begin
+            icrc_position = {24'd0, held_bytes} + icrc_byte;
             if (icrc_position < KEEP_WIDTH) begin
-                m_axis_tdata[icrc_position*8 +: 8] = sent_icrc[byte_index*8 +: 8];
+                m_axis_tdata[icrc_position*8 +: 8] = sent_icrc[icrc_byte*8 +: 8];
                 m_axis_tkeep[icrc_position] = 1'b1;
             end
         end

@@ -197,11 +197,13 @@ assign s_hdr_ready = state == STATE_IDLE;
 // multiple of four bytes).
 reg [DATA_WIDTH-1:0] padded_data;
 reg [KEEP_WIDTH-1:0] padded_keep;
+// Its own loop index: an index shared with the clocked block above is driven from two blocks
+integer payload_byte;
 always @* begin
     padded_keep = s_axis_payload_tlast ? {KEEP_WIDTH{1'b1}} >> (BEAT_BYTES - padded_last_bytes)
                                        : s_axis_payload_tkeep;
-    for (byte_index = 0; byte_index < KEEP_WIDTH; byte_index = byte_index + 1) begin
-        padded_data[byte_index*8 +: 8] = s_axis_payload_tkeep[byte_index] ? s_axis_payload_tdata[byte_index*8 +: 8] : 8'd0;
+    for (payload_byte = 0; payload_byte < KEEP_WIDTH; payload_byte = payload_byte + 1) begin
+        padded_data[payload_byte*8 +: 8] = s_axis_payload_tkeep[payload_byte] ? s_axis_payload_tdata[payload_byte*8 +: 8] : 8'd0;
     end
 end
 

@@ -19,10 +19,12 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from dpuv.drivers import allreduce, traffic
 from dpuv.harness import perf
 from dpuv.regs import chain
+from dpuv.regs.bar_mmap import MmapBarAccess, resource_path
 from dpuv.regs.board_link import LinkAccess, LinkError
 from dpuv.regs.access import BusError, RegisterAccess
 from dpuv.regs.maps import allreduce_rank, id_block, perf_block, traffic_block
@@ -164,28 +166,38 @@ async def bring_up(bus: RegisterAccess, link: str, progress: Progress, seed: int
     return report
 
 
-async def run_bringup(url: str, json_path: str | None, response_timeout: float, attempts: int) -> int:
+async def open_bus(url: str, response_timeout: float, attempts: int) -> tuple[RegisterAccess, Callable[[], None]]:
+    """The register bus behind a link URL, and how to close it: pci:// maps a card's BAR, anything
+    else is a byte link (serial port, TCP) carrying the framed protocol."""
+    if url.startswith("pci://"):
+        bus = MmapBarAccess(resource_path(url))
+        return bus, bus.close
     from dpuv.board.transport import open_link
 
+    transport = await open_link(url)
+    return LinkAccess(transport, response_timeout=response_timeout, attempts=attempts), transport.close
+
+
+async def run_bringup(url: str, json_path: str | None, response_timeout: float, attempts: int) -> int:
     print(f"dpuv bring-up over {url}")
     try:
-        transport = await open_link(url)
-    except (OSError, ValueError) as error:  # pyserial's SerialException is an OSError
+        bus, close = await open_bus(url, response_timeout, attempts)
+    except (OSError, ValueError) as error:  # pyserial's SerialException and BarError are OSErrors
         print(f"FAILED: cannot open the link {url}: {error}")
         return 2
-    bus = LinkAccess(transport, response_timeout=response_timeout, attempts=attempts)
     try:
         report = await bring_up(bus, url, Progress())
     except (LinkError, chain.ChainError) as error:
         print(f"FAILED: {error}")
         return 2
     finally:
-        transport.close()
+        close()
+    retries = getattr(bus, "retries", 0)  # only a byte link retries
     summary = f"{sum(c.passed for c in report.checks)} passed, {sum(not c.passed for c in report.checks)} failed"
-    print(f"bring-up {'PASSED' if report.passed else 'FAILED'} in {report.seconds} s, {bus.retries} link retries")
+    print(f"bring-up {'PASSED' if report.passed else 'FAILED'} in {report.seconds} s, {retries} link retries")
     print(summary)
     if json_path:
-        Path(json_path).write_text(json.dumps(asdict(report) | {"passed": report.passed, "link_retries": bus.retries},
+        Path(json_path).write_text(json.dumps(asdict(report) | {"passed": report.passed, "link_retries": retries},
                                               indent=2))
     return 0 if report.passed else 1
 
@@ -195,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     bringup_parser = commands.add_parser("bringup", help=__doc__.splitlines()[0])
     bringup_parser.add_argument("--link", required=True,
-                                help="/dev/ttyUSB0, socket://host:port, tcp://host:port or loop://")
+                                help="/dev/ttyUSB0, socket://host:port, tcp://host:port, loop://, or pci://0000:03:00.0 for a card's BAR")
     bringup_parser.add_argument("--json", help="also write the report here")
     bringup_parser.add_argument("--timeout", type=float, default=0.5, help="seconds to wait for each answer")
     bringup_parser.add_argument("--attempts", type=int, default=4, help="tries per request before giving up")
