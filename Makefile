@@ -100,7 +100,7 @@ lint: $(VENV_STAMP)
 	$(PYTHON) -m dpuv.harness.cli lint
 
 synth: $(VENV_STAMP)
-	@$(PYTHON) -m dpuv.harness.cli synth $(if $(TARGET),--target $(TARGET))
+	@$(PYTHON) -m dpuv.harness.cli synth $(foreach t,$(TARGET),--target $(t)) $(if $(JOBS),--jobs $(JOBS))
 
 AREA ?=
 coverage: $(VENV_STAMP)

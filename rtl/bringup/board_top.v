@@ -20,7 +20,10 @@ module board_top #(
     // 1 when the working tree had uncommitted changes at build time
     parameter GIT_DIRTY = 0,
     // 1 in a simulation build (the virtual board), 0 on a board
-    parameter SIMULATION = 0
+    parameter SIMULATION = 0,
+    // The engines this build carries beside the self-test (board_core): 0 none, 1 the RDMA
+    // engine pair, 2 two DPU nodes
+    parameter ENGINE_AREA = 0
 ) (
     input  wire       clk,
     // Active-low reset button
@@ -85,7 +88,8 @@ board_core #(
     .GIT_HASH(GIT_HASH),
     .GIT_DIRTY(GIT_DIRTY),
     .SIMULATION(SIMULATION),
-    .CLOCK_FREQ_KHZ(CLOCK_FREQ_KHZ)
+    .CLOCK_FREQ_KHZ(CLOCK_FREQ_KHZ),
+    .ENGINE_AREA(ENGINE_AREA)
 ) core_inst (
     .clk(clk), .rst(rst),
     .s_link_tdata(rx_tdata), .s_link_tvalid(rx_tvalid), .s_link_tready(rx_tready),

@@ -26,7 +26,14 @@ module dpu_node #(
     // First 32 bits of the git commit, stamped by the build
     parameter [31:0] GIT_HASH = 32'd0,
     // 1 in a simulation build, 0 in a board build
-    parameter SIMULATION = 1
+    parameter SIMULATION = 1,
+    // 0 leaves the collective engine out: the node is then the RDMA engine and its memory alone
+    parameter COLLECTIVE = 1,
+    // Where this node's register bus sits on the bus the chain is walked on (0 when it is walked
+    // from the node's own address 0, as the cluster's host does), and the address of the block
+    // that follows the node's last one there (0: the chain ends with this node)
+    parameter [31:0] CHAIN_BASE = 32'd0,
+    parameter [31:0] CHAIN_NEXT = 32'd0
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -145,7 +152,7 @@ module dpu_node #(
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
 localparam MEMORY_ID_WIDTH = 6;
-localparam BLOCK_COUNT = 3;
+localparam BLOCK_COUNT = COLLECTIVE ? 3 : 2;
 localparam WINDOW_ADDR_WIDTH = 12;
 localparam [31:0] RDMA_ADDRESS = 32'h1000;
 localparam [31:0] COLLECTIVE_ADDRESS = 32'h2000;
@@ -193,7 +200,7 @@ axil_decoder #(
 );
 
 id_block #(
-    .NEXT_BLOCK_ADDRESS(RDMA_ADDRESS), .GIT_HASH(GIT_HASH), .SIMULATION(SIMULATION), .STREAM_BYTES(KEEP_WIDTH)
+    .NEXT_BLOCK_ADDRESS(CHAIN_BASE + RDMA_ADDRESS), .GIT_HASH(GIT_HASH), .SIMULATION(SIMULATION), .STREAM_BYTES(KEEP_WIDTH)
 ) id_block_inst (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(block_awaddr[0*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[0*3 +: 3]), .s_axil_awvalid(block_awvalid[0]),
@@ -327,7 +334,7 @@ wire [7:0]  offloaded_completion_opcode, offloaded_completion_status;
 
 rdma_engine #(
     .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
-    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .NEXT_BLOCK_ADDRESS(COLLECTIVE_ADDRESS)
+    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .NEXT_BLOCK_ADDRESS(COLLECTIVE ? CHAIN_BASE + COLLECTIVE_ADDRESS : CHAIN_NEXT)
 ) rdma_inst (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(block_awaddr[1*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[1*3 +: 3]), .s_axil_awvalid(block_awvalid[1]),
@@ -363,54 +370,101 @@ rdma_engine #(
     .m_completion_qpn(offloaded_completion_qpn), .m_completion_opcode(offloaded_completion_opcode), .m_completion_status(offloaded_completion_status)
 );
 
-// The collective engine's node-memory bursts, not started while stall_collective_memory is high.
-// Only the address channels wait: a burst already granted finishes, so the shared write and read
-// data channels never stall the RDMA engine
-wire collective_awvalid, collective_awready, collective_arvalid, collective_arready;
-wire collective_wvalid, collective_wready, collective_bvalid, collective_bready, collective_rvalid, collective_rready;
-assign master_awvalid[1] = collective_awvalid && !stall_collective_memory;
-assign collective_awready = master_awready[1] && !stall_collective_memory;
-assign master_arvalid[1] = collective_arvalid && !stall_collective_memory;
-assign collective_arready = master_arready[1] && !stall_collective_memory;
-assign master_wvalid[1] = collective_wvalid;
-assign collective_wready = master_wready[1];
-assign collective_bvalid = master_bvalid[1];
-assign master_bready[1] = collective_bready;
-assign collective_rvalid = master_rvalid[1];
-assign master_rready[1] = collective_rready;
+generate
+if (COLLECTIVE) begin : collective
+    // The collective engine's node-memory bursts, not started while stall_collective_memory is high.
+    // Only the address channels wait: a burst already granted finishes, so the shared write and read
+    // data channels never stall the RDMA engine
+    wire collective_awvalid, collective_awready, collective_arvalid, collective_arready;
+    wire collective_wvalid, collective_wready, collective_bvalid, collective_bready, collective_rvalid, collective_rready;
+    assign master_awvalid[1] = collective_awvalid && !stall_collective_memory;
+    assign collective_awready = master_awready[1] && !stall_collective_memory;
+    assign master_arvalid[1] = collective_arvalid && !stall_collective_memory;
+    assign collective_arready = master_arready[1] && !stall_collective_memory;
+    assign master_wvalid[1] = collective_wvalid;
+    assign collective_wready = master_wready[1];
+    assign collective_bvalid = master_bvalid[1];
+    assign master_bready[1] = collective_bready;
+    assign collective_rvalid = master_rvalid[1];
+    assign master_rready[1] = collective_rready;
 
-collective_engine #(
-    .DATA_WIDTH(DATA_WIDTH), .MAX_RANKS(MAX_RANKS), .MAX_SLOTS(MAX_SLOTS), .NEXT_BLOCK_ADDRESS(32'd0)
-) collective_inst (
-    .clk(clk), .rst(rst),
-    .s_axil_awaddr(block_awaddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[2*3 +: 3]), .s_axil_awvalid(block_awvalid[2]),
-    .s_axil_awready(block_awready[2]), .s_axil_wdata(block_wdata[2*32 +: 32]), .s_axil_wstrb(block_wstrb[2*4 +: 4]),
-    .s_axil_wvalid(block_wvalid[2]), .s_axil_wready(block_wready[2]), .s_axil_bresp(block_bresp[2*2 +: 2]),
-    .s_axil_bvalid(block_bvalid[2]), .s_axil_bready(block_bready[2]), .s_axil_araddr(block_araddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]),
-    .s_axil_arprot(block_arprot[2*3 +: 3]), .s_axil_arvalid(block_arvalid[2]), .s_axil_arready(block_arready[2]),
-    .s_axil_rdata(block_rdata[2*32 +: 32]), .s_axil_rresp(block_rresp[2*2 +: 2]), .s_axil_rvalid(block_rvalid[2]),
-    .s_axil_rready(block_rready[2]),
-    .m_sq_doorbell_valid(sq_doorbell_valid), .m_sq_doorbell_ready(sq_doorbell_ready),
-    .m_sq_doorbell_qpn(sq_doorbell_qpn), .m_sq_doorbell_producer_index(sq_doorbell_producer_index),
-    .m_rq_doorbell_valid(rq_doorbell_valid), .m_rq_doorbell_ready(rq_doorbell_ready),
-    .m_rq_doorbell_qpn(rq_doorbell_qpn), .m_rq_doorbell_producer_index(rq_doorbell_producer_index),
-    .s_completion_valid(offloaded_completion_valid), .s_completion_ready(offloaded_completion_ready),
-    .s_completion_wr_id(offloaded_completion_wr_id), .s_completion_byte_len(offloaded_completion_byte_len),
-    .s_completion_immediate(offloaded_completion_immediate), .s_completion_immediate_valid(offloaded_completion_immediate_valid),
-    .s_completion_qpn(offloaded_completion_qpn), .s_completion_opcode(offloaded_completion_opcode), .s_completion_status(offloaded_completion_status),
-    .m_axi_awid(master_awid[1*4 +: 4]), .m_axi_awaddr(master_awaddr[1*64 +: 64]), .m_axi_awlen(master_awlen[1*8 +: 8]),
-    .m_axi_awsize(master_awsize[1*3 +: 3]), .m_axi_awburst(master_awburst[1*2 +: 2]), .m_axi_awlock(master_awlock[1]),
-    .m_axi_awcache(master_awcache[1*4 +: 4]), .m_axi_awprot(master_awprot[1*3 +: 3]), .m_axi_awvalid(collective_awvalid),
-    .m_axi_awready(collective_awready), .m_axi_wdata(master_wdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8]),
-    .m_axi_wlast(master_wlast[1]), .m_axi_wvalid(collective_wvalid), .m_axi_wready(collective_wready),
-    .m_axi_bid(master_bid[1*4 +: 4]), .m_axi_bresp(master_bresp[1*2 +: 2]), .m_axi_bvalid(collective_bvalid),
-    .m_axi_bready(collective_bready), .m_axi_arid(master_arid[1*4 +: 4]), .m_axi_araddr(master_araddr[1*64 +: 64]),
-    .m_axi_arlen(master_arlen[1*8 +: 8]), .m_axi_arsize(master_arsize[1*3 +: 3]), .m_axi_arburst(master_arburst[1*2 +: 2]),
-    .m_axi_arlock(master_arlock[1]), .m_axi_arcache(master_arcache[1*4 +: 4]), .m_axi_arprot(master_arprot[1*3 +: 3]),
-    .m_axi_arvalid(collective_arvalid), .m_axi_arready(collective_arready), .m_axi_rid(master_rid[1*4 +: 4]),
-    .m_axi_rdata(master_rdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(master_rresp[1*2 +: 2]), .m_axi_rlast(master_rlast[1]),
-    .m_axi_rvalid(collective_rvalid), .m_axi_rready(collective_rready)
-);
+    collective_engine #(
+        .DATA_WIDTH(DATA_WIDTH), .MAX_RANKS(MAX_RANKS), .MAX_SLOTS(MAX_SLOTS), .NEXT_BLOCK_ADDRESS(CHAIN_NEXT)
+    ) collective_inst (
+        .clk(clk), .rst(rst),
+        .s_axil_awaddr(block_awaddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[2*3 +: 3]), .s_axil_awvalid(block_awvalid[2]),
+        .s_axil_awready(block_awready[2]), .s_axil_wdata(block_wdata[2*32 +: 32]), .s_axil_wstrb(block_wstrb[2*4 +: 4]),
+        .s_axil_wvalid(block_wvalid[2]), .s_axil_wready(block_wready[2]), .s_axil_bresp(block_bresp[2*2 +: 2]),
+        .s_axil_bvalid(block_bvalid[2]), .s_axil_bready(block_bready[2]), .s_axil_araddr(block_araddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]),
+        .s_axil_arprot(block_arprot[2*3 +: 3]), .s_axil_arvalid(block_arvalid[2]), .s_axil_arready(block_arready[2]),
+        .s_axil_rdata(block_rdata[2*32 +: 32]), .s_axil_rresp(block_rresp[2*2 +: 2]), .s_axil_rvalid(block_rvalid[2]),
+        .s_axil_rready(block_rready[2]),
+        .m_sq_doorbell_valid(sq_doorbell_valid), .m_sq_doorbell_ready(sq_doorbell_ready),
+        .m_sq_doorbell_qpn(sq_doorbell_qpn), .m_sq_doorbell_producer_index(sq_doorbell_producer_index),
+        .m_rq_doorbell_valid(rq_doorbell_valid), .m_rq_doorbell_ready(rq_doorbell_ready),
+        .m_rq_doorbell_qpn(rq_doorbell_qpn), .m_rq_doorbell_producer_index(rq_doorbell_producer_index),
+        .s_completion_valid(offloaded_completion_valid), .s_completion_ready(offloaded_completion_ready),
+        .s_completion_wr_id(offloaded_completion_wr_id), .s_completion_byte_len(offloaded_completion_byte_len),
+        .s_completion_immediate(offloaded_completion_immediate), .s_completion_immediate_valid(offloaded_completion_immediate_valid),
+        .s_completion_qpn(offloaded_completion_qpn), .s_completion_opcode(offloaded_completion_opcode), .s_completion_status(offloaded_completion_status),
+        .m_axi_awid(master_awid[1*4 +: 4]), .m_axi_awaddr(master_awaddr[1*64 +: 64]), .m_axi_awlen(master_awlen[1*8 +: 8]),
+        .m_axi_awsize(master_awsize[1*3 +: 3]), .m_axi_awburst(master_awburst[1*2 +: 2]), .m_axi_awlock(master_awlock[1]),
+        .m_axi_awcache(master_awcache[1*4 +: 4]), .m_axi_awprot(master_awprot[1*3 +: 3]), .m_axi_awvalid(collective_awvalid),
+        .m_axi_awready(collective_awready), .m_axi_wdata(master_wdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8]),
+        .m_axi_wlast(master_wlast[1]), .m_axi_wvalid(collective_wvalid), .m_axi_wready(collective_wready),
+        .m_axi_bid(master_bid[1*4 +: 4]), .m_axi_bresp(master_bresp[1*2 +: 2]), .m_axi_bvalid(collective_bvalid),
+        .m_axi_bready(collective_bready), .m_axi_arid(master_arid[1*4 +: 4]), .m_axi_araddr(master_araddr[1*64 +: 64]),
+        .m_axi_arlen(master_arlen[1*8 +: 8]), .m_axi_arsize(master_arsize[1*3 +: 3]), .m_axi_arburst(master_arburst[1*2 +: 2]),
+        .m_axi_arlock(master_arlock[1]), .m_axi_arcache(master_arcache[1*4 +: 4]), .m_axi_arprot(master_arprot[1*3 +: 3]),
+        .m_axi_arvalid(collective_arvalid), .m_axi_arready(collective_arready), .m_axi_rid(master_rid[1*4 +: 4]),
+        .m_axi_rdata(master_rdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(master_rresp[1*2 +: 2]), .m_axi_rlast(master_rlast[1]),
+        .m_axi_rvalid(collective_rvalid), .m_axi_rready(collective_rready)
+    );
+end else begin : no_collective
+    // No collective engine: its memory port and its doorbells stay idle, and no QP is offloaded
+    // unless the host asks, so the completion port is only drained
+    assign master_awid[1*4 +: 4] = 4'd0;
+    assign master_awaddr[1*64 +: 64] = 64'd0;
+    assign master_awlen[1*8 +: 8] = 8'd0;
+    assign master_awsize[1*3 +: 3] = 3'd0;
+    assign master_awburst[1*2 +: 2] = 2'd0;
+    assign master_awlock[1] = 1'b0;
+    assign master_awcache[1*4 +: 4] = 4'd0;
+    assign master_awprot[1*3 +: 3] = 3'd0;
+    assign master_awvalid[1] = 1'b0;
+    assign master_wdata[1*DATA_WIDTH +: DATA_WIDTH] = {DATA_WIDTH{1'b0}};
+    assign master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8] = {(DATA_WIDTH/8){1'b0}};
+    assign master_wlast[1] = 1'b0;
+    assign master_wvalid[1] = 1'b0;
+    assign master_bready[1] = 1'b1;
+    assign master_arid[1*4 +: 4] = 4'd0;
+    assign master_araddr[1*64 +: 64] = 64'd0;
+    assign master_arlen[1*8 +: 8] = 8'd0;
+    assign master_arsize[1*3 +: 3] = 3'd0;
+    assign master_arburst[1*2 +: 2] = 2'd0;
+    assign master_arlock[1] = 1'b0;
+    assign master_arcache[1*4 +: 4] = 4'd0;
+    assign master_arprot[1*3 +: 3] = 3'd0;
+    assign master_arvalid[1] = 1'b0;
+    assign master_rready[1] = 1'b1;
+    assign sq_doorbell_valid = 1'b0;
+    assign sq_doorbell_qpn = 16'd0;
+    assign sq_doorbell_producer_index = 16'd0;
+    assign rq_doorbell_valid = 1'b0;
+    assign rq_doorbell_qpn = 16'd0;
+    assign rq_doorbell_producer_index = 16'd0;
+    assign offloaded_completion_ready = 1'b1;
+    // What the collective engine would have read; nothing does without it (waived in cluster.vlt)
+    wire unused_collective_inputs = ^{stall_collective_memory, master_awready[1], master_wready[1],
+                                      master_bid[1*4 +: 4], master_bresp[1*2 +: 2], master_bvalid[1],
+                                      master_arready[1], master_rid[1*4 +: 4], master_rdata[1*DATA_WIDTH +: DATA_WIDTH],
+                                      master_rresp[1*2 +: 2], master_rlast[1], master_rvalid[1],
+                                      sq_doorbell_ready, rq_doorbell_ready, offloaded_completion_valid,
+                                      offloaded_completion_wr_id, offloaded_completion_byte_len,
+                                      offloaded_completion_immediate, offloaded_completion_immediate_valid,
+                                      offloaded_completion_qpn, offloaded_completion_opcode, offloaded_completion_status};
+end
+endgenerate
 
 endmodule
 

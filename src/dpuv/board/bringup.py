@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from dpuv.board import rdma_pair
 from dpuv.drivers import allreduce, traffic
 from dpuv.harness import perf
 from dpuv.regs import chain
@@ -137,7 +138,36 @@ async def traffic_checker_alive(bus: RegisterAccess, block: chain.FoundBlock, rn
                  f"{c['FRAMES_BAD']} bad frame(s), {c['BAD_BEATS']} bad beat(s) of {c['FRAMES_RECEIVED']} frames")
 
 
-async def bring_up(bus: RegisterAccess, link: str, progress: Progress, seed: int = 1) -> Report:
+def _checked(name: str, scenario) -> Callable:
+    """An engine scenario's (passed, detail) as a Check; a scenario that stops waiting fails it."""
+    async def run() -> Check:
+        try:
+            passed, detail = await scenario()
+        except TimeoutError as error:
+            passed, detail = False, str(error)
+        return Check(name, passed, detail)
+    return run
+
+
+def engine_steps(bus: RegisterAccess, found: list[chain.FoundBlock], seed: int, soak_rounds: int) -> list:
+    """The scenarios of the engines a board build carries beside the self-test."""
+    steps = []
+    nodes = rdma_pair.find_nodes(bus, found)
+    if len(nodes) >= 2:
+        rng = random.Random(seed)
+        steps.append(("RDMA pair smoke", _checked("RDMA pair smoke", lambda: rdma_pair.pair_smoke(nodes, rng))))
+        if soak_rounds:
+            steps.append(("RDMA pair soak", _checked("RDMA pair soak",
+                                                     lambda: rdma_pair.pair_soak(nodes, rng, soak_rounds))))
+        steps += [(f"RDMA counters {requester.id_address:#07x}",
+                   _checked(f"RDMA counters of the node at {requester.id_address:#07x} against the targets",
+                            lambda requester=requester, responder=responder:
+                            rdma_pair.counters_against_targets(requester, responder, rng)))
+                  for requester, responder in ((nodes[0], nodes[1]), (nodes[1], nodes[0]))]
+    return steps
+
+
+async def bring_up(bus: RegisterAccess, link: str, progress: Progress, seed: int = 1, soak_rounds: int = 0) -> Report:
     started = time.monotonic()
     report = Report(link)
     found = await identify(bus, report, progress)
@@ -154,6 +184,7 @@ async def bring_up(bus: RegisterAccess, link: str, progress: Progress, seed: int
     for block in chain.blocks_of_type(found, traffic_block.BLOCK):
         steps += [(f"traffic {block.address:#06x}", lambda block=block: traffic_self_test(bus, block, rng)),
                   (f"traffic checker {block.address:#06x}", lambda block=block: traffic_checker_alive(bus, block, rng))]
+    steps += engine_steps(bus, found, seed, soak_rounds)
     for index, (name, run) in enumerate(steps, start=1):
         progress.step(f"[{index}/{len(steps)}] {name}")
         try:
@@ -178,7 +209,8 @@ async def open_bus(url: str, response_timeout: float, attempts: int) -> tuple[Re
     return LinkAccess(transport, response_timeout=response_timeout, attempts=attempts), transport.close
 
 
-async def run_bringup(url: str, json_path: str | None, response_timeout: float, attempts: int) -> int:
+async def run_bringup(url: str, json_path: str | None, response_timeout: float, attempts: int,
+                      soak_rounds: int = 0) -> int:
     print(f"dpuv bring-up over {url}")
     try:
         bus, close = await open_bus(url, response_timeout, attempts)
@@ -186,7 +218,7 @@ async def run_bringup(url: str, json_path: str | None, response_timeout: float, 
         print(f"FAILED: cannot open the link {url}: {error}")
         return 2
     try:
-        report = await bring_up(bus, url, Progress())
+        report = await bring_up(bus, url, Progress(), soak_rounds=soak_rounds)
     except (LinkError, chain.ChainError) as error:
         print(f"FAILED: {error}")
         return 2
@@ -211,8 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     bringup_parser.add_argument("--json", help="also write the report here")
     bringup_parser.add_argument("--timeout", type=float, default=0.5, help="seconds to wait for each answer")
     bringup_parser.add_argument("--attempts", type=int, default=4, help="tries per request before giving up")
+    bringup_parser.add_argument("--soak", type=int, default=0, metavar="ROUNDS",
+                                help="after each engine's smoke, this many rounds of seeded random work")
     arguments = parser.parse_args(argv)
-    return asyncio.run(run_bringup(arguments.link, arguments.json, arguments.timeout, arguments.attempts))
+    if arguments.soak < 0:
+        parser.error("--soak must be 0 or more rounds")
+    return asyncio.run(run_bringup(arguments.link, arguments.json, arguments.timeout, arguments.attempts,
+                                   arguments.soak))
 
 
 if __name__ == "__main__":

@@ -3,13 +3,15 @@
 """Driver model of the RDMA engine's registers (rtl/rdma/regs/rdma_engine.rdl) and host queues:
 what host software does to bring a QP up, register memory, post work requests through a send
 queue and its doorbell, and reap completions. Registers go through the register access
-interface and host memory through two plain callables, so it runs the same in cocotb and
-against a board."""
+interface and host memory through two callables, so it runs the same in cocotb and against a
+board: plain functions for a memory the testbench holds, coroutine functions for one reached over
+a link (a board's memory window)."""
 
 from __future__ import annotations
 
+import inspect
 import ipaddress
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -186,12 +188,17 @@ async def read_counters(window: BlockWindow) -> dict[str, int]:
     return {name.lower(): await window.read_register(name) for name in COUNTERS}
 
 
+async def _settled(value):
+    """What a memory callable gave: awaited when the memory is reached over a link."""
+    return await value if inspect.isawaitable(value) else value
+
+
 class HostQueues:
     """The host's side of the send queues and the completion queue: WQEs written into each QP's
     ring, doorbells rung, completion entries taken by their owner bit and handed back."""
 
-    def __init__(self, window: BlockWindow, write_memory: Callable[[int, bytes], None],
-                 read_memory: Callable[[int, int], bytes]):
+    def __init__(self, window: BlockWindow, write_memory: Callable[[int, bytes], Awaitable[None] | None],
+                 read_memory: Callable[[int, int], Awaitable[bytes] | bytes]):
         self.window = window
         self.write_memory = write_memory
         self.read_memory = read_memory
@@ -205,7 +212,7 @@ class HostQueues:
 
     async def create_completion_queue(self, base: int, log_size: int) -> None:
         self.cq_base, self.cq_log_size, self.consumer = base, log_size, 0
-        self.write_memory(base, bytes(CQE_BYTES << log_size))
+        await _settled(self.write_memory(base, bytes(CQE_BYTES << log_size)))
         await self.window.write_register("CQ_BASE_LOW", base & 0xFFFFFFFF)
         await self.window.write_register("CQ_BASE_HIGH", base >> 32)
         await self.window.write_register("CQ_CONSUMER", 0)
@@ -218,12 +225,13 @@ class HostQueues:
         self.send_queues[qpn] = (base, log_size)
         self.producer[qpn] = 0
 
-    def place(self, qpn: int, request: WorkRequest, local_address: int) -> None:
-        """Write one WQE into the QP's ring, without ringing the doorbell."""
+    def place(self, qpn: int, request: WorkRequest, local_address: int):
+        """Write one WQE into the QP's ring, without ringing the doorbell; with a memory reached
+        over a link, the write to await."""
         base, log_size = self.send_queues[qpn]
         slot = self.producer[qpn] % (1 << log_size)
-        self.write_memory(base + slot * WQE_BYTES, encode_wqe(request, local_address))
         self.producer[qpn] = (self.producer[qpn] + 1) % 0x10000
+        return self.write_memory(base + slot * WQE_BYTES, encode_wqe(request, local_address))
 
     async def ring(self, qpn: int, producer_index: int | None = None) -> None:
         """Tell the engine the QP's send queue now ends before `producer_index` (default: all placed)."""
@@ -237,22 +245,24 @@ class HostQueues:
         self.receive_queues[qpn] = (base, log_size)
         self.receive_producer[qpn] = 0
 
-    def place_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
-        """Write one receive WQE into the QP's ring, without ringing the doorbell."""
+    def place_receive(self, qpn: int, wr_id: int, address: int, length: int):
+        """Write one receive WQE into the QP's ring, without ringing the doorbell; with a memory
+        reached over a link, the write to await."""
         base, log_size = self.receive_queues[qpn]
         slot = self.receive_producer[qpn] % (1 << log_size)
-        self.write_memory(base + slot * RECEIVE_WQE_BYTES, RECEIVE_WQE.pack(wr_id=wr_id, address=address, length=length))
         self.receive_producer[qpn] = (self.receive_producer[qpn] + 1) % 0x10000
+        return self.write_memory(base + slot * RECEIVE_WQE_BYTES,
+                                 RECEIVE_WQE.pack(wr_id=wr_id, address=address, length=length))
 
     async def post_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
         """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
-        self.place_receive(qpn, wr_id, address, length)
+        await _settled(self.place_receive(qpn, wr_id, address, length))
         doorbell = BLOCK["RQ_DOORBELL"]
         await self.window.write_register("RQ_DOORBELL", doorbell.field("qpn").insert(
             doorbell.field("producer_index").insert(0, self.receive_producer[qpn]), qpn))
 
     async def post(self, qpn: int, request: WorkRequest, local_address: int) -> None:
-        self.place(qpn, request, local_address)
+        await _settled(self.place(qpn, request, local_address))
         await self.ring(qpn)
 
     async def poll(self, hand_back: bool = True) -> list[EngineCompletion]:
@@ -261,7 +271,7 @@ class HostQueues:
         taken = []
         while True:
             slot = self.consumer % entries
-            entry = self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES)
+            entry = await _settled(self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES))
             expected_owner = 1 - (self.consumer // entries) % 2
             if COMPLETION["owner"].get(entry) != expected_owner:
                 break

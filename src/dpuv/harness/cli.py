@@ -235,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     synth_parser = commands.add_parser("synth", help="open synthesis of every target against its budget")
     synth_parser.add_argument("--target", action="append", help="synthesise only this target (repeatable)")
     synth_parser.add_argument("--json", type=Path, default=Path("results/synth.json"), help="also write the figures here")
-    synth_parser.set_defaults(handler=lambda arguments: synth.main(arguments.target, arguments.json))
+    synth_parser.add_argument("--jobs", type=int, default=2, help="targets synthesised at a time (one core each)")
+    synth_parser.set_defaults(handler=lambda arguments: synth.main(arguments.target, arguments.json, arguments.jobs))
 
     formal_parser = commands.add_parser("formal", help="SymbiYosys proofs of tb/formal/proofs.toml")
     formal_parser.add_argument("--proof", action="append", help="run only this proof (repeatable)")

@@ -1,0 +1,245 @@
+# SPDX-FileCopyrightText: 2026 dpuv contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The bring-up's RDMA scenarios, on a board build that carries two nodes' RDMA engines back to
+back (rtl/bringup/board_node_pair.v): set up over the register bus exactly as host software sets
+up an RDMA NIC, work requests posted in each node's memory through its window on the bus, and
+every byte that lands checked through the same windows.
+
+Found from the chain, never from fixed addresses: every ID block after the board's own opens a
+node, whose RDMA engine is the next RDMA block, and whose memory is NODE_MEMORY_OFFSET above
+the ID block (the one fact the board build adds; rtl/bringup/board_node_pair.v). The smoke runs
+WRITE, WRITE with immediate, READ and SEND both ways; the soak runs seeded random work both ways
+at once; the counters are then held against src/dpuv/harness/targets.toml.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from dpuv.drivers import rdma
+from dpuv.drivers.rdma import HostQueues, WcOpcode, WcStatus
+from dpuv.harness import perf
+from dpuv.models.roce_qp import WorkOpcode, WorkRequest
+from dpuv.regs import chain
+from dpuv.regs.access import BlockWindow, OffsetAccess, RegisterAccess
+from dpuv.regs.maps import id_block, rdma_engine
+
+NODE_MEMORY_OFFSET = 0x10000
+# Each node's memory as this scenario lays it out: the first 32 KiB, the smallest a board build has
+SQ_BASE, SQ_LOG_SIZE = 0x0000, 4
+CQ_BASE, CQ_LOG_SIZE = 0x0400, 4
+RQ_BASE, RQ_LOG_SIZE = 0x0600, 4
+LOCAL_BASE, LOCAL_BYTES = 0x1000, 0x1000          # sources of WRITEs and SENDs, destinations of READs
+RECEIVE_BASE, RECEIVE_BYTES = 0x2000, 0x1000      # buffers for the peer's SENDs
+REGION_BASE, REGION_BYTES = 0x4000, 0x4000        # what the peer may WRITE (low half) and READ (high half)
+RKEY = 0x00B0A4D5
+PMTU = 256
+QPN = 1
+COMPLETION_TIMEOUT_CYCLES = 200_000
+ENDPOINTS = (("02:00:00:00:b0:01", "10.0.9.1", 0xC101), ("02:00:00:00:b0:02", "10.0.9.2", 0xC102))
+
+
+@dataclass(eq=False)
+class Node:
+    """One node of the pair, as software sees it through the board's register bus (each one itself:
+    compared and hashed by identity)."""
+    id_address: int
+    registers: BlockWindow
+    memory: RegisterAccess
+    host: HostQueues
+    mac: str
+    ip: str
+    udp_port: int
+    receives_posted: int = 0
+
+
+def find_nodes(bus: RegisterAccess, found: list[chain.FoundBlock]) -> list[Node]:
+    """Every node of the build in chain order: an ID block other than the board's, then its RDMA block."""
+    nodes = []
+    for index, block in enumerate(found):
+        if block.type_id != id_block.BLOCK.type_id or block.address == chain.ID_BLOCK_ADDRESS:
+            continue
+        engine = next((later for later in found[index + 1:] if later.type_id == rdma_engine.BLOCK.type_id), None)
+        if engine is None:
+            continue
+        memory = OffsetAccess(bus, block.address + NODE_MEMORY_OFFSET)
+        registers = engine.window(bus)
+        mac, ip, port = ENDPOINTS[len(nodes) % len(ENDPOINTS)]
+        nodes.append(Node(block.address, registers, memory, HostQueues(registers, memory.write, memory.read),
+                          mac, ip, port))
+    return nodes
+
+
+async def set_up_pair(a: Node, b: Node, rng: random.Random) -> None:
+    """Each engine's addresses, one RC QP to the other, the region the other may use, the queues."""
+    psns = {a: rng.getrandbits(24), b: rng.getrandbits(24)}
+    for node, peer in ((a, b), (b, a)):
+        await rdma.set_up(node.registers, node.mac, node.ip, PMTU)
+        await rdma.create_qp(node.registers, QPN, QPN, peer.mac, peer.ip, node.udp_port, psns[peer],
+                             pmtu=PMTU, send_psn=psns[node], sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+                             rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE, timeout=8)
+        await rdma.register_region(node.registers, RKEY, REGION_BASE, REGION_BYTES)
+        node.host.attach_send_queue(QPN, SQ_BASE, SQ_LOG_SIZE)
+        node.host.attach_receive_queue(QPN, RQ_BASE, RQ_LOG_SIZE)
+        await node.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
+        node.receives_posted = 0
+
+
+async def _completions(node: Node, count: int) -> list[rdma.EngineCompletion]:
+    taken, waited = [], 0
+    while len(taken) < count:
+        taken += await node.host.poll()
+        if len(taken) >= count:
+            break
+        if waited >= COMPLETION_TIMEOUT_CYCLES:
+            raise TimeoutError(f"node at {node.id_address:#x}: {len(taken)} of {count} completions "
+                               f"after {COMPLETION_TIMEOUT_CYCLES} cycles")
+        await node.memory.cycles(256)
+        waited += 256
+    return taken
+
+
+@dataclass
+class Operation:
+    """One work request of `requester` on `responder`, with what it must leave behind."""
+    request: WorkRequest
+    local: int            # the requester's buffer
+    remote: int           # where it lands at the responder (WRITE, SEND) or is read from (READ)
+
+
+async def run_operations(requester: Node, responder: Node, operations: list[Operation]) -> list[str]:
+    """Post every operation (a receive first for each SEND and immediate), reap the completions
+    on both sides, and return what is wrong: statuses, opcodes, and every byte checked."""
+    problems = []
+    receives = [operation for operation in operations
+                if operation.request.opcode in (WorkOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE)
+                or operation.request.imm is not None]
+    for index, operation in enumerate(receives):
+        length = max(len(operation.request.data), 4) if operation.request.opcode.name.startswith("SEND") else 4
+        await responder.host.post_receive(QPN, 0x100 + responder.receives_posted, operation.remote, length)
+        responder.receives_posted += 1
+    for operation in operations:
+        if operation.request.data:
+            await requester.memory.write(operation.local, operation.request.data)
+        await requester.host.post(QPN, operation.request, operation.local)
+    sent = await _completions(requester, len(operations))
+    received = await _completions(responder, len(receives)) if receives else []
+    for operation, completion in zip(operations, sent):
+        if completion.status != WcStatus.SUCCESS or completion.wr_id != operation.request.wr_id:
+            problems.append(f"wr {operation.request.wr_id}: completion {completion}")
+    for operation, completion in zip(receives, received):
+        if completion.status != WcStatus.SUCCESS or completion.opcode not in (WcOpcode.RECV, WcOpcode.RECV_RDMA_WITH_IMM):
+            problems.append(f"receive for wr {operation.request.wr_id}: {completion}")
+        elif operation.request.imm is not None and completion.immediate != operation.request.imm:
+            problems.append(f"receive for wr {operation.request.wr_id}: immediate {completion.immediate:#x}, "
+                            f"sent {operation.request.imm:#x}")
+    for operation in operations:
+        request = operation.request
+        if request.opcode == WorkOpcode.RDMA_READ:
+            landed = await requester.memory.read(operation.local, request.length)
+            wanted = await responder.memory.read(operation.remote, request.length)
+        else:
+            landed = await responder.memory.read(operation.remote, len(request.data))
+            wanted = request.data
+        if landed != wanted:
+            first = next(index for index, (x, y) in enumerate(zip(landed, wanted)) if x != y)
+            problems.append(f"wr {request.wr_id} ({request.opcode.name}, {len(wanted)} bytes): byte {first} "
+                            f"is {landed[first]:#04x}, expected {wanted[first]:#04x}")
+    return problems
+
+
+def smoke_operations(rng: random.Random, wr_base: int) -> list[Operation]:
+    """WRITE, WRITE with immediate, READ and SEND (an odd length among them), each to its own buffer."""
+    write_at, read_at = REGION_BASE, REGION_BASE + REGION_BYTES // 2
+    return [
+        Operation(WorkRequest.write(wr_base, rng.randbytes(200), write_at, RKEY), LOCAL_BASE, write_at),
+        Operation(WorkRequest.write(wr_base + 1, rng.randbytes(64), write_at + 0x400, RKEY, rng.getrandbits(32)),
+                  LOCAL_BASE + 0x100, write_at + 0x400),
+        Operation(WorkRequest.read(wr_base + 2, read_at, RKEY, 300), LOCAL_BASE + 0x200, read_at),
+        Operation(WorkRequest.send(wr_base + 3, rng.randbytes(77)), LOCAL_BASE + 0x400, RECEIVE_BASE),
+    ]
+
+
+def random_operations(rng: random.Random, wr_base: int, count: int) -> list[Operation]:
+    """Seeded random WRITEs, READs and SENDs of 1 to 2 PMTUs, buffers apart."""
+    operations, local, write_at, read_at, receive_at = [], LOCAL_BASE, REGION_BASE, REGION_BASE + REGION_BYTES // 2, RECEIVE_BASE
+    for index in range(count):
+        length = rng.randint(1, 2 * PMTU)
+        kind = rng.choice(("write", "read", "send"))
+        if kind == "write":
+            operations.append(Operation(WorkRequest.write(wr_base + index, rng.randbytes(length), write_at, RKEY),
+                                        local, write_at))
+            write_at += length
+        elif kind == "read":
+            operations.append(Operation(WorkRequest.read(wr_base + index, read_at, RKEY, length), local, read_at))
+            read_at += length
+        else:
+            operations.append(Operation(WorkRequest.send(wr_base + index, rng.randbytes(length)), local, receive_at))
+            receive_at += length
+        local += length
+    return operations
+
+
+async def pair_smoke(nodes: list[Node], rng: random.Random) -> tuple[bool, str]:
+    a, b = nodes[0], nodes[1]
+    await set_up_pair(a, b, rng)
+    await b.memory.write(REGION_BASE + REGION_BYTES // 2, rng.randbytes(512))
+    await a.memory.write(REGION_BASE + REGION_BYTES // 2, rng.randbytes(512))
+    problems = await run_operations(a, b, smoke_operations(rng, 0x10))
+    problems += await run_operations(b, a, smoke_operations(rng, 0x20))
+    detail = "; ".join(problems) if problems else "WRITE, WRITE with immediate, READ and SEND both ways, every byte checked"
+    return not problems, detail
+
+
+async def pair_soak(nodes: list[Node], rng: random.Random, rounds: int) -> tuple[bool, str]:
+    a, b = nodes[0], nodes[1]
+    problems, operations = [], 0
+    for round_index in range(rounds):
+        for requester, responder in ((a, b), (b, a)):
+            await responder.memory.write(REGION_BASE + REGION_BYTES // 2, rng.randbytes(REGION_BYTES // 2 // 4))
+            work = random_operations(rng, 0x1000 + 16 * round_index, 6)
+            operations += len(work)
+            problems += await run_operations(requester, responder, work)
+            if problems:
+                return False, f"round {round_index}: " + "; ".join(problems)
+    return True, f"{rounds} rounds, {operations} random WRITEs, READs and SENDs both ways, every byte checked"
+
+
+async def _latency_of_one(requester: Node, responder: Node, rng: random.Random) -> dict[str, int]:
+    """The doorbell and ACK latencies of one 64-byte WRITE ONLY with nothing else under way: the
+    case the targets are written for, read as the change in each latency's sum over its count."""
+    before = {node: await rdma.read_counters(node.registers) for node in (requester, responder)}
+    problems = await run_operations(requester, responder, [Operation(
+        WorkRequest.write(0x7000, rng.randbytes(64), REGION_BASE, RKEY), LOCAL_BASE, REGION_BASE)])
+    if problems:
+        raise TimeoutError("; ".join(problems))  # reported as the check's failure
+    after = {node: await rdma.read_counters(node.registers) for node in (requester, responder)}
+
+    def one(node: Node, name: str) -> int:
+        count = after[node][f"{name}_count"] - before[node][f"{name}_count"]
+        if count != 1:
+            raise TimeoutError(f"node at {node.id_address:#x} counted {count} {name.replace('_', ' ')}s for one WRITE")
+        return after[node][f"{name}_sum"] - before[node][f"{name}_sum"]
+
+    return {"doorbell_latency": one(requester, "doorbell_latency"), "ack_latency": one(responder, "ack_latency")}
+
+
+ERROR_COUNTERS = ("completion_errors", "naks_sent", "naks_received", "drops_icrc", "drops_malformed",
+                  "drops_overflow", "retransmits", "timeouts")
+
+
+async def counters_against_targets(requester: Node, responder: Node, rng: random.Random) -> tuple[bool, str]:
+    """No error of any kind counted over the scenarios, and the latencies of one 64-byte WRITE
+    within the spec targets (on-chip memory answers as fast as the targets assume)."""
+    targets = perf.load_targets()["rdma"]
+    latencies = await _latency_of_one(requester, responder, rng)
+    counters = await rdma.read_counters(requester.registers)
+    errors = {name: counters[name] for name in ERROR_COUNTERS if counters[name]}
+    over = [name for name, value in latencies.items() if value > targets[name]["value"]]
+    detail = (f"{counters['completions']} completions, {counters['tx_frames']} frames sent; one 64-byte WRITE: "
+              + ", ".join(f"{name.replace('_', ' ')} {value} cycles (target {targets[name]['value']})"
+                          for name, value in latencies.items()))
+    if errors:
+        detail += f"; errors counted: {errors}"
+    return counters["completions"] > 0 and not errors and not over, detail
