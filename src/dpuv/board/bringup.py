@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from dpuv.board import rdma_pair
+from dpuv.board import cluster_pair, rdma_pair
 from dpuv.drivers import allreduce, traffic
 from dpuv.harness import perf
 from dpuv.regs import chain
@@ -152,6 +152,14 @@ def _checked(name: str, scenario) -> Callable:
 def engine_steps(bus: RegisterAccess, found: list[chain.FoundBlock], seed: int, soak_rounds: int) -> list:
     """The scenarios of the engines a board build carries beside the self-test."""
     steps = []
+    ranks = cluster_pair.find_ranks(bus, found)
+    if len(ranks) >= 2:
+        rng = random.Random(seed)
+
+        async def allreduce() -> tuple[bool, str]:
+            return await cluster_pair.known_vector_allreduce(ranks, await cluster_pair.beat_bits(bus, found), rng)
+
+        return [("all-reduce of a known vector", _checked("all-reduce of a known vector", allreduce))]
     nodes = rdma_pair.find_nodes(bus, found)
     if len(nodes) >= 2:
         rng = random.Random(seed)

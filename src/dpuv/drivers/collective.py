@@ -78,8 +78,10 @@ class Node:
     collective: BlockWindow
     mac: str
     ip: str
-    write_memory: Callable[[int, bytes], None]
-    read_memory: Callable[[int, int], bytes]
+    # Plain functions for a memory the testbench holds, coroutine functions for one reached over a
+    # link (a board's memory window)
+    write_memory: Callable[[int, bytes], Awaitable[None] | None]
+    read_memory: Callable[[int, int], Awaitable[bytes] | bytes]
 
 
 @dataclass
@@ -147,8 +149,8 @@ async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: i
         # The receives' buffers are never used: each immediate's WRITE lands where its RETH says
         for base in (layout.rq_next, layout.rq_prev):
             for slot in range(1 << RQ_LOG_SIZE):
-                node.write_memory(base + slot * rdma.RECEIVE_WQE_BYTES,
-                                  rdma.RECEIVE_WQE.pack(wr_id=slot, address=0, length=0))
+                await rdma.settled(node.write_memory(base + slot * rdma.RECEIVE_WQE_BYTES,
+                                                     rdma.RECEIVE_WQE.pack(wr_id=slot, address=0, length=0)))
     for node in nodes:
         nxt = nodes[(node.rank + 1) % ranks]
         engine = node.collective
@@ -222,7 +224,7 @@ async def allreduce(nodes: Sequence[Node], vectors: Sequence[np.ndarray], dtype:
     go one after another over the register bus, and a latency figure needs each one's moment."""
     dtype_info = DTYPES[dtype]
     for node, vector in zip(nodes, vectors):
-        node.write_memory(layout.buffer, np.asarray(vector).view(dtype_info.unsigned).tobytes())
+        await rdma.settled(node.write_memory(layout.buffer, np.asarray(vector).view(dtype_info.unsigned).tobytes()))
     for node, vector in zip(nodes, vectors):
         await arm(node, len(vector), dtype, op, collective_id, layout, ranks=len(nodes), flush=flush)
     if before_start:
@@ -234,6 +236,6 @@ async def allreduce(nodes: Sequence[Node], vectors: Sequence[np.ndarray], dtype:
     reports = [await wait(node, timeout_cycles) for node in nodes]
     results = []
     for node, vector in zip(nodes, vectors):
-        data = node.read_memory(layout.buffer, len(vector) * dtype_info.bits // 8)
+        data = await rdma.settled(node.read_memory(layout.buffer, len(vector) * dtype_info.bits // 8))
         results.append(np.frombuffer(data, dtype=dtype_info.unsigned).copy())
     return results, reports

@@ -188,7 +188,7 @@ async def read_counters(window: BlockWindow) -> dict[str, int]:
     return {name.lower(): await window.read_register(name) for name in COUNTERS}
 
 
-async def _settled(value):
+async def settled(value):
     """What a memory callable gave: awaited when the memory is reached over a link."""
     return await value if inspect.isawaitable(value) else value
 
@@ -212,7 +212,7 @@ class HostQueues:
 
     async def create_completion_queue(self, base: int, log_size: int) -> None:
         self.cq_base, self.cq_log_size, self.consumer = base, log_size, 0
-        await _settled(self.write_memory(base, bytes(CQE_BYTES << log_size)))
+        await settled(self.write_memory(base, bytes(CQE_BYTES << log_size)))
         await self.window.write_register("CQ_BASE_LOW", base & 0xFFFFFFFF)
         await self.window.write_register("CQ_BASE_HIGH", base >> 32)
         await self.window.write_register("CQ_CONSUMER", 0)
@@ -256,13 +256,13 @@ class HostQueues:
 
     async def post_receive(self, qpn: int, wr_id: int, address: int, length: int) -> None:
         """One receive buffer for a SEND (or the immediate of a WRITE), and its doorbell."""
-        await _settled(self.place_receive(qpn, wr_id, address, length))
+        await settled(self.place_receive(qpn, wr_id, address, length))
         doorbell = BLOCK["RQ_DOORBELL"]
         await self.window.write_register("RQ_DOORBELL", doorbell.field("qpn").insert(
             doorbell.field("producer_index").insert(0, self.receive_producer[qpn]), qpn))
 
     async def post(self, qpn: int, request: WorkRequest, local_address: int) -> None:
-        await _settled(self.place(qpn, request, local_address))
+        await settled(self.place(qpn, request, local_address))
         await self.ring(qpn)
 
     async def poll(self, hand_back: bool = True) -> list[EngineCompletion]:
@@ -271,7 +271,7 @@ class HostQueues:
         taken = []
         while True:
             slot = self.consumer % entries
-            entry = await _settled(self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES))
+            entry = await settled(self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES))
             expected_owner = 1 - (self.consumer // entries) % 2
             if COMPLETION["owner"].get(entry) != expected_owner:
                 break

@@ -147,13 +147,20 @@ def _reduce(arguments) -> int:
     return 0
 
 
+# The engine builds `make board ENGINES=...` offers (board_core's ENGINE_AREA)
+BOARD_ENGINES = {"none": 0, "rdma-pair": 1}
+
+
 def _board(arguments) -> int:
     environment = {"DPUV_BOARD_PORT": str(arguments.port), "DPUV_BOARD_IDLE_SECONDS": str(arguments.idle_seconds)}
     if arguments.port_file:
         environment["DPUV_BOARD_PORT_FILE"] = arguments.port_file
     virtual_board = benches.tool("virtual_board")
+    # Which build: the parameter set whose engine area is the one asked for
+    area = BOARD_ENGINES[arguments.engines]
+    parameters = next(chosen for chosen in virtual_board.parameter_sets if chosen.get("ENGINE_AREA", 0) == area)
     try:
-        result = runner.run(virtual_board, virtual_board.parameter_sets[0], arguments.sim, seed=1,
+        result = runner.run(virtual_board, parameters, arguments.sim, seed=1,
                             quiet=arguments.quiet, record=False, environment=environment)
     except toolchain.ToolchainError as error:
         raise SystemExit(f"error: {error.args[0]}") from None
@@ -230,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     board_parser.add_argument("--port-file", help="write the port here once the board listens")
     board_parser.add_argument("--idle-seconds", type=float, default=300, help="stop after this long without traffic")
     board_parser.add_argument("--quiet", action="store_true", help="simulator output to the log file only")
+    board_parser.add_argument("--engines", choices=sorted(BOARD_ENGINES), default="none",
+                              help="the engines the board build carries beside the self-test")
     board_parser.set_defaults(handler=_board)
 
     synth_parser = commands.add_parser("synth", help="open synthesis of every target against its budget")
