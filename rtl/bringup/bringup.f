@@ -1,11 +1,9 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
-# rtl/bringup: the board link and the engine areas of board builds. Paths are relative to this
-# file; the engine areas need rtl/rdma, rtl/allreduce, rtl/collective and rtl/cluster before it.
+# rtl/bringup: the board link. Paths are relative to this file. A build with engines
+# (board_core's ENGINE_AREA) also needs engines.f and the engines' own file lists.
 bringup.vlt
 link_bridge.v
-axil_to_axi.v
-board_node_pair.v
 board_core.v
 uart_rx.v
 uart_tx.v

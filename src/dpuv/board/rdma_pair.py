@@ -108,14 +108,45 @@ class Operation:
     remote: int           # where it lands at the responder (WRITE, SEND) or is read from (READ)
 
 
-async def run_operations(requester: Node, responder: Node, operations: list[Operation]) -> list[str]:
+GUARD_BYTES = 4
+
+
+def _span(address: int, length: int) -> tuple[int, int]:
+    """The whole words around `length` bytes at `address`, and GUARD_BYTES beyond: what is filled
+    before a transfer and read back after it."""
+    first = address & ~3
+    return first, ((address + length + GUARD_BYTES + 3) & ~3) - first
+
+
+async def _fill(memory: RegisterAccess, address: int, length: int, rng: random.Random) -> bytes:
+    """Known bytes around a buffer before it is used (on-chip RAM holds nothing defined after
+    power-up), so that what lands is told from what was there, and bytes past the end stay put."""
+    first, span = _span(address, length)
+    data = rng.randbytes(span)
+    await memory.write(first, data)
+    return data
+
+
+async def run_operations(requester: Node, responder: Node, operations: list[Operation],
+                         rng: random.Random) -> list[str]:
     """Post every operation (a receive first for each SEND and immediate), reap the completions
-    on both sides, and return what is wrong: statuses, opcodes, and every byte checked."""
+    on both sides, and return what is wrong: statuses, opcodes, and every byte checked, with the
+    bytes just past each destination unchanged."""
     problems = []
     receives = [operation for operation in operations
                 if operation.request.opcode in (WorkOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE)
                 or operation.request.imm is not None]
-    for index, operation in enumerate(receives):
+    destinations = []
+    for operation in operations:
+        request = operation.request
+        if request.opcode == WorkOpcode.RDMA_READ:
+            await _fill(responder.memory, operation.remote, request.length, rng)
+            destinations.append((requester, operation.local, request.length,
+                                 await _fill(requester.memory, operation.local, request.length, rng)))
+        else:
+            destinations.append((responder, operation.remote, len(request.data),
+                                 await _fill(responder.memory, operation.remote, len(request.data), rng)))
+    for operation in receives:
         length = max(len(operation.request.data), 4) if operation.request.opcode.name.startswith("SEND") else 4
         await responder.host.post_receive(QPN, 0x100 + responder.receives_posted, operation.remote, length)
         responder.receives_posted += 1
@@ -134,18 +165,21 @@ async def run_operations(requester: Node, responder: Node, operations: list[Oper
         elif operation.request.imm is not None and completion.immediate != operation.request.imm:
             problems.append(f"receive for wr {operation.request.wr_id}: immediate {completion.immediate:#x}, "
                             f"sent {operation.request.imm:#x}")
-    for operation in operations:
+    for operation, (node, address, length, before) in zip(operations, destinations):
         request = operation.request
+        wanted = bytearray(before)
+        offset = address & 3
         if request.opcode == WorkOpcode.RDMA_READ:
-            landed = await requester.memory.read(operation.local, request.length)
-            wanted = await responder.memory.read(operation.remote, request.length)
+            wanted[offset:offset + length] = await responder.memory.read(operation.remote, length)
         else:
-            landed = await responder.memory.read(operation.remote, len(request.data))
-            wanted = request.data
-        if landed != wanted:
-            first = next(index for index, (x, y) in enumerate(zip(landed, wanted)) if x != y)
-            problems.append(f"wr {request.wr_id} ({request.opcode.name}, {len(wanted)} bytes): byte {first} "
-                            f"is {landed[first]:#04x}, expected {wanted[first]:#04x}")
+            wanted[offset:offset + length] = request.data
+        first, span = _span(address, length)
+        landed = await node.memory.read(first, span)
+        if landed != bytes(wanted):
+            at = next(index for index, (x, y) in enumerate(zip(landed, wanted)) if x != y) - offset
+            where = f"byte {at}" if at < length else f"byte {at - length} past the end"
+            problems.append(f"wr {request.wr_id} ({request.opcode.name}, {length} bytes): {where} is "
+                            f"{landed[at + offset]:#04x}, expected {wanted[at + offset]:#04x}")
     return problems
 
 
@@ -162,32 +196,32 @@ def smoke_operations(rng: random.Random, wr_base: int) -> list[Operation]:
 
 
 def random_operations(rng: random.Random, wr_base: int, count: int) -> list[Operation]:
-    """Seeded random WRITEs, READs and SENDs of 1 to 2 PMTUs, buffers apart."""
+    """Seeded random WRITEs, READs and SENDs of 1 to 2 PMTUs, each buffer apart from the next by
+    more than the guard bytes checked past it."""
     operations, local, write_at, read_at, receive_at = [], LOCAL_BASE, REGION_BASE, REGION_BASE + REGION_BYTES // 2, RECEIVE_BASE
     for index in range(count):
         length = rng.randint(1, 2 * PMTU)
+        step = length + 2 * GUARD_BYTES + rng.randint(0, 3)
         kind = rng.choice(("write", "read", "send"))
         if kind == "write":
             operations.append(Operation(WorkRequest.write(wr_base + index, rng.randbytes(length), write_at, RKEY),
                                         local, write_at))
-            write_at += length
+            write_at += step
         elif kind == "read":
             operations.append(Operation(WorkRequest.read(wr_base + index, read_at, RKEY, length), local, read_at))
-            read_at += length
+            read_at += step
         else:
             operations.append(Operation(WorkRequest.send(wr_base + index, rng.randbytes(length)), local, receive_at))
-            receive_at += length
-        local += length
+            receive_at += step
+        local += step
     return operations
 
 
 async def pair_smoke(nodes: list[Node], rng: random.Random) -> tuple[bool, str]:
     a, b = nodes[0], nodes[1]
     await set_up_pair(a, b, rng)
-    await b.memory.write(REGION_BASE + REGION_BYTES // 2, rng.randbytes(512))
-    await a.memory.write(REGION_BASE + REGION_BYTES // 2, rng.randbytes(512))
-    problems = await run_operations(a, b, smoke_operations(rng, 0x10))
-    problems += await run_operations(b, a, smoke_operations(rng, 0x20))
+    problems = await run_operations(a, b, smoke_operations(rng, 0x10), rng)
+    problems += await run_operations(b, a, smoke_operations(rng, 0x20), rng)
     detail = "; ".join(problems) if problems else "WRITE, WRITE with immediate, READ and SEND both ways, every byte checked"
     return not problems, detail
 
@@ -197,10 +231,9 @@ async def pair_soak(nodes: list[Node], rng: random.Random, rounds: int) -> tuple
     problems, operations = [], 0
     for round_index in range(rounds):
         for requester, responder in ((a, b), (b, a)):
-            await responder.memory.write(REGION_BASE + REGION_BYTES // 2, rng.randbytes(REGION_BYTES // 2 // 4))
             work = random_operations(rng, 0x1000 + 16 * round_index, 6)
             operations += len(work)
-            problems += await run_operations(requester, responder, work)
+            problems += await run_operations(requester, responder, work, rng)
             if problems:
                 return False, f"round {round_index}: " + "; ".join(problems)
     return True, f"{rounds} rounds, {operations} random WRITEs, READs and SENDs both ways, every byte checked"
@@ -211,7 +244,7 @@ async def _latency_of_one(requester: Node, responder: Node, rng: random.Random) 
     case the targets are written for, read as the change in each latency's sum over its count."""
     before = {node: await rdma.read_counters(node.registers) for node in (requester, responder)}
     problems = await run_operations(requester, responder, [Operation(
-        WorkRequest.write(0x7000, rng.randbytes(64), REGION_BASE, RKEY), LOCAL_BASE, REGION_BASE)])
+        WorkRequest.write(0x7000, rng.randbytes(64), REGION_BASE, RKEY), LOCAL_BASE, REGION_BASE)], rng)
     if problems:
         raise TimeoutError("; ".join(problems))  # reported as the check's failure
     after = {node: await rdma.read_counters(node.registers) for node in (requester, responder)}
