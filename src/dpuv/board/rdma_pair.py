@@ -146,6 +146,8 @@ async def run_operations(requester: Node, responder: Node, operations: list[Oper
         else:
             destinations.append((responder, operation.remote, len(request.data),
                                  await _fill(responder.memory, operation.remote, len(request.data), rng)))
+            # The source's partial last word is read back by the link's read-modify-write
+            await _fill(requester.memory, operation.local, len(request.data), rng)
     for operation in receives:
         length = max(len(operation.request.data), 4) if operation.request.opcode.name.startswith("SEND") else 4
         await responder.host.post_receive(QPN, 0x100 + responder.receives_posted, operation.remote, length)
