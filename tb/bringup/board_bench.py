@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """The board top's bench: the host at the UART pins, as on a board, through the link backend."""
 
+import io
+
 from cocotb.triggers import ClockCycles
 
+from dpuv.board import bringup
 from dpuv.regs.board_link import LinkAccess
 from dpuv.tb.testbench import start_clock_and_reset
 from dpuv.tb.uart_transport import CocotbUartTransport
@@ -24,3 +27,14 @@ class TB:
         # board_top holds its logic in reset for a few cycles after the button: bytes sent that
         # early are lost on a board too
         await ClockCycles(self.dut.clk, 8)
+
+    async def bring_up_passes(self) -> bringup.Report:
+        """`dpuv bringup` through the UART pins after a reset, as on a board: every check passed,
+        the link clean (no retry, no framing error); the report for what a test looks at next."""
+        await self.reset()
+        log = io.StringIO()
+        report = await bringup.bring_up(self.link, "cocotb uart", bringup.Progress(log))
+        self.dut._log.info("bring-up report:\n%s", log.getvalue())
+        assert report.passed, log.getvalue()
+        assert self.link.retries == 0 and self.uart.framing_errors == 0
+        return report

@@ -3,12 +3,9 @@
 """board_top: the pins a board has. The bring-up scenario through the UART exactly as on a board,
 UART bit timing, a host clock off by a few percent, framing errors, glitches and the reset button."""
 
-import io
-
 import cocotb
 from cocotb.triggers import ClockCycles, Edge, RisingEdge, with_timeout
 
-from dpuv.board import bringup
 from dpuv.regs import chain
 from board_bench import TB
 from dpuv.regs.maps import id_block
@@ -21,14 +18,9 @@ FRAMING_ERROR_LED = 3
 @cocotb.test(timeout_time=20, timeout_unit="ms")
 async def bring_up_runs_through_the_uart_as_on_a_board(dut):
     tb = TB(dut)
-    await tb.reset()
-    log = io.StringIO()
-    report = await bringup.bring_up(tb.link, "cocotb uart", bringup.Progress(log))
-    dut._log.info("bring-up report:\n%s", log.getvalue())
-    assert report.passed, log.getvalue()
+    report = await tb.bring_up_passes()
     names = [check.name for check in report.checks]
     assert any("traffic" in name for name in names) and any("injected" in name for name in names), names
-    assert tb.link.retries == 0 and tb.uart.framing_errors == 0
 
 
 @cocotb.test(timeout_time=100, timeout_unit="us")
