@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from dpuv.board.rdma_pair import NODE_MEMORY_OFFSET
+from dpuv.board.rdma_pair import NODE_MEMORY_OFFSET, node_areas
 from dpuv.drivers import collective
 from dpuv.models.reduction import DTYPES, ring_allreduce
 from dpuv.regs import chain
@@ -30,17 +30,13 @@ TIMEOUT_CYCLES = 400_000
 
 
 def find_ranks(bus: RegisterAccess, found: list[chain.FoundBlock]) -> list[collective.Node]:
-    """Every node with an RDMA and a collective engine, in chain order: rank 0, rank 1, ...
-    (the rank's ID block is where its memory window is counted from)"""
+    """Every node with an RDMA and a collective engine, in chain order: rank 0, rank 1, ..."""
     ranks = []
-    starts = [index for index, block in enumerate(found)
-              if block.type_id == id_block.BLOCK.type_id and block.address != chain.ID_BLOCK_ADDRESS]
-    for position, start in enumerate(starts):
-        own = found[start + 1:starts[position + 1] if position + 1 < len(starts) else len(found)]
+    for node_id, own in node_areas(found):
         engines = chain.blocks_of_type(own, rdma_engine.BLOCK)
         collectives = chain.blocks_of_type(own, collective_engine.BLOCK)
         if len(engines) == 1 and len(collectives) == 1:
-            memory = OffsetAccess(bus, found[start].address + NODE_MEMORY_OFFSET)
+            memory = OffsetAccess(bus, node_id.address + NODE_MEMORY_OFFSET)
             rank = len(ranks)
             ranks.append(collective.Node(rank, engines[0].window(bus), collectives[0].window(bus),
                                          collective.node_mac(rank), collective.node_ip(rank), memory.write, memory.read))

@@ -54,19 +54,26 @@ class Node:
     receives_posted: int = 0
 
 
+def node_areas(found: list[chain.FoundBlock]) -> list[tuple[chain.FoundBlock, list[chain.FoundBlock]]]:
+    """Each node of a board build in chain order: its ID block (every one after the board's own;
+    its memory is NODE_MEMORY_OFFSET above it) and the blocks that follow it up to the next node's."""
+    starts = [index for index, block in enumerate(found)
+              if block.type_id == id_block.BLOCK.type_id and block.address != chain.ID_BLOCK_ADDRESS]
+    return [(found[start], found[start + 1:(starts[position + 1] if position + 1 < len(starts) else len(found))])
+            for position, start in enumerate(starts)]
+
+
 def find_nodes(bus: RegisterAccess, found: list[chain.FoundBlock]) -> list[Node]:
-    """Every node of the build in chain order: an ID block other than the board's, then its RDMA block."""
+    """Every node of the build with an RDMA engine, in chain order."""
     nodes = []
-    for index, block in enumerate(found):
-        if block.type_id != id_block.BLOCK.type_id or block.address == chain.ID_BLOCK_ADDRESS:
+    for node_id, own in node_areas(found):
+        engines = chain.blocks_of_type(own, rdma_engine.BLOCK)
+        if not engines:
             continue
-        engine = next((later for later in found[index + 1:] if later.type_id == rdma_engine.BLOCK.type_id), None)
-        if engine is None:
-            continue
-        memory = OffsetAccess(bus, block.address + NODE_MEMORY_OFFSET)
-        registers = engine.window(bus)
+        memory = OffsetAccess(bus, node_id.address + NODE_MEMORY_OFFSET)
+        registers = engines[0].window(bus)
         mac, ip, port = ENDPOINTS[len(nodes) % len(ENDPOINTS)]
-        nodes.append(Node(block.address, registers, memory, HostQueues(registers, memory.write, memory.read),
+        nodes.append(Node(node_id.address, registers, memory, HostQueues(registers, memory.write, memory.read),
                           mac, ip, port))
     return nodes
 
