@@ -53,7 +53,7 @@ help:
 	@echo "make reduce INPUTS=\"g0.npy g1.npy ...\" DTYPE=bf16 OP=sum OUT=out.npy [FLUSH=1] [TRANSPORT=rdma [NODES=n] [WIDTH=64]]"
 	@echo "                         all-reduce your tensors (one per rank) through the RTL ring, or through"
 	@echo "                         DPU nodes over RoCEv2 and the switch (TRANSPORT=rdma)"
-	@echo "make board [PORT=5555] [SIM=...] [ENGINES=rdma-pair]   the virtual board: the core's link on 127.0.0.1:PORT"
+	@echo "make board [PORT=5555] [SIM=...] [ENGINES=rdma-pair|ring]   the virtual board: the core's link on 127.0.0.1:PORT"
 	@echo "make bringup [LINK=socket://127.0.0.1:5555]   identify and check a board (or the virtual one)"
 	@echo "make clean               remove builds and results (keeps .venv)"
 

@@ -20,6 +20,8 @@ PROJECT_ROOT = runner.PROJECT_ROOT
 BUILDS = {
     "none": (["DPID", "PERF", "TRAF"], "traffic through", "8192 bytes checked"),
     "rdma-pair": (["DPID", "PERF", "TRAF", "DPID", "RDMA", "DPID", "RDMA"], "RDMA pair smoke", "every byte checked"),
+    "ring": (["DPID", "PERF", "TRAF", "DPID", "ARED", "DPID", "ARED"], "all-reduce ring of known vectors",
+             "every element equal to the ring-order model's"),
 }
 
 

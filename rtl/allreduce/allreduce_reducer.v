@@ -6,8 +6,8 @@
 `default_nettype none
 
 // result = incoming (op) local, element by element (see reduce_alu for dtype and op codes).
-// Latency: 2 cycles from both operands accepted to the result on m_axis (join register, then
-// the ALU's own result register, which is m_axis_tdata); II = 1 for every dtype. Malformed input never hangs the unit:
+// Latency: 3 cycles from both operands accepted to the result on m_axis (join register, the
+// ALU's first stage, then its result register, which is m_axis_tdata); II = 1 for every dtype. Malformed input never hangs the unit:
 // - operands whose frames end on different beats: the result frame ends with the shorter one,
 //   carries tuser = 1, and the rest of the longer one is drained;
 // - tkeep that differs between operands, is not a run of whole elements from lane 0, or is not
@@ -125,14 +125,20 @@ assign event_keep_error = operands_taken && keep_bad;
 assign event_dropped_beat = (config_error || draining_incoming) && s_axis_incoming_tvalid
                             || (config_error || draining_local) && s_axis_local_tvalid;
 
+// The beat in the ALU's first stage: its frame fields wait here beside it
+reg [KEEP_WIDTH-1:0] computing_keep;
+reg                  computing_valid, computing_last, computing_error;
+
 wire [KEEP_WIDTH-1:0] alu_nan, alu_overflow;
-wire                  result_loads = advance && joined_valid;
+wire                  operands_load = advance && joined_valid;
+wire                  result_loads = advance && computing_valid;
 // High for the one cycle after a result loads, so each beat's flags count once.
 reg                   result_fresh;
 
 reduce_alu #(.DATA_WIDTH(DATA_WIDTH)) alu_inst (
     .clk(clk),
-    .enable(result_loads),
+    .enable(operands_load),
+    .finish(result_loads),
     .a(joined_incoming),
     .b(joined_local),
     .dtype(dtype),
@@ -149,11 +155,17 @@ assign event_overflow_elements = result_fresh ? count_flags(alu_overflow & m_axi
 always @(posedge clk) begin
     result_fresh <= result_loads;
     if (advance) begin
-        m_axis_tvalid <= joined_valid;
+        m_axis_tvalid <= computing_valid;
+        if (computing_valid) begin
+            m_axis_tkeep <= computing_keep;
+            m_axis_tlast <= computing_last;
+            m_axis_tuser <= computing_error;
+        end
+        computing_valid <= joined_valid;
         if (joined_valid) begin
-            m_axis_tkeep <= joined_keep;
-            m_axis_tlast <= joined_last;
-            m_axis_tuser <= joined_error;
+            computing_keep <= joined_keep;
+            computing_last <= joined_last;
+            computing_error <= joined_error;
         end
         joined_valid <= operands_taken;
         if (operands_taken) begin
@@ -178,6 +190,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         m_axis_tvalid <= 1'b0;
+        computing_valid <= 1'b0;
         joined_valid <= 1'b0;
         draining_incoming <= 1'b0;
         draining_local <= 1'b0;

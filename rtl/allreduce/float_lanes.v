@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 dpuv contributors
 // SPDX-License-Identifier: Apache-2.0
-// Every lane of a beat in one floating-point format: sum, maximum or minimum; registered
+// Every lane of a beat in one floating-point format: sum, maximum or minimum; two stages
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -18,10 +18,16 @@ module float_lanes #(
     parameter LANES = DATA_WIDTH / (1 + EXP_WIDTH + MAN_WIDTH)
 ) (
     input  wire                  clk,
-    // Compute this cycle: only the unit the operation needs runs; outputs hold the last beat
+    // The two stages (see fp_add): take a beat into the first, finish one into the outputs; only
+    // the unit the operation needs runs, and the outputs hold the last finished beat
     input  wire                  enable,
+    input  wire                  finish,
     input  wire [DATA_WIDTH-1:0] a,
     input  wire [DATA_WIDTH-1:0] b,
+    // The operands one stage later, for maximum and minimum (one stage of work, done in the
+    // second so that every operation leaves after the same two)
+    input  wire [DATA_WIDTH-1:0] staged_a,
+    input  wire [DATA_WIDTH-1:0] staged_b,
     // 0 sum, 1 maximum, 2 minimum
     input  wire [1:0]            op,
     input  wire                  flush_subnormals,
@@ -48,6 +54,7 @@ generate
         fp_add #(.EXP_WIDTH(EXP_WIDTH), .MAN_WIDTH(MAN_WIDTH), .FINITE_ONLY(FINITE_ONLY)) add_inst (
             .clk(clk),
             .enable(enable && op == 2'd0),
+            .finish(finish && op == 2'd0),
             .a(a[lane*LANE_WIDTH +: LANE_WIDTH]),
             .b(b[lane*LANE_WIDTH +: LANE_WIDTH]),
             .flush_subnormals(flush_subnormals),
@@ -58,9 +65,9 @@ generate
 
         fp_max_min #(.EXP_WIDTH(EXP_WIDTH), .MAN_WIDTH(MAN_WIDTH), .FINITE_ONLY(FINITE_ONLY)) extreme_inst (
             .clk(clk),
-            .enable(enable && op != 2'd0),
-            .a(a[lane*LANE_WIDTH +: LANE_WIDTH]),
-            .b(b[lane*LANE_WIDTH +: LANE_WIDTH]),
+            .enable(finish && op != 2'd0),
+            .a(staged_a[lane*LANE_WIDTH +: LANE_WIDTH]),
+            .b(staged_b[lane*LANE_WIDTH +: LANE_WIDTH]),
             .select_max(op == 2'd1),
             .flush_subnormals(flush_subnormals),
             .result(extreme),

@@ -25,7 +25,8 @@ module board_core #(
     // Nominal frequency of clk in kHz
     parameter CLOCK_FREQ_KHZ = 250000,
     // The engines this build carries at 0x40000: 0 none, 1 two RDMA engines back to back, each
-    // over its own memory, 2 two DPU nodes (RDMA and collective engines) back to back
+    // over its own memory, 2 two DPU nodes (RDMA and collective engines) back to back, 3 an
+    // all-reduce ring of two ranks
     parameter ENGINE_AREA = 0
 ) (
     input  wire       clk,
@@ -53,8 +54,8 @@ localparam LINK_ADDR_WIDTH = ENGINE_AREA != 0 ? AREA_ADDR_WIDTH + 1 : 16;
 localparam CORE_ADDR_WIDTH = ENGINE_AREA != 0 ? AREA_ADDR_WIDTH : 16;
 
 initial begin
-    if (ENGINE_AREA < 0 || ENGINE_AREA > 2) begin
-        $error("Error: ENGINE_AREA must be 0 (none), 1 (RDMA pair) or 2 (two DPU nodes) (instance %m)");
+    if (ENGINE_AREA < 0 || ENGINE_AREA > 3) begin
+        $error("Error: ENGINE_AREA must be 0 (none), 1 (RDMA pair), 2 (two DPU nodes) or 3 (2-rank ring) (instance %m)");
         $finish;
     end
 end
@@ -167,21 +168,39 @@ end else begin : engines
     assign area_rvalid[0] = core_rvalid;
     assign core_rready = area_rready[0];
 
-    board_node_pair #(
-        .DATA_WIDTH(DATA_WIDTH), .COLLECTIVE(ENGINE_AREA == 2 ? 1 : 0), .BASE_ADDRESS(ENGINE_AREA_ADDRESS),
-        .GIT_HASH(GIT_HASH), .SIMULATION(SIMULATION)
-    ) engine_area_inst (
-        .clk(clk), .rst(rst),
-        .s_axil_awaddr(area_awaddr[AREA_ADDR_WIDTH +: AREA_ADDR_WIDTH]), .s_axil_awprot(area_awprot[3 +: 3]),
-        .s_axil_awvalid(area_awvalid[1]), .s_axil_awready(area_awready[1]),
-        .s_axil_wdata(area_wdata[32 +: 32]), .s_axil_wstrb(area_wstrb[4 +: 4]),
-        .s_axil_wvalid(area_wvalid[1]), .s_axil_wready(area_wready[1]),
-        .s_axil_bresp(area_bresp[2 +: 2]), .s_axil_bvalid(area_bvalid[1]), .s_axil_bready(area_bready[1]),
-        .s_axil_araddr(area_araddr[AREA_ADDR_WIDTH +: AREA_ADDR_WIDTH]), .s_axil_arprot(area_arprot[3 +: 3]),
-        .s_axil_arvalid(area_arvalid[1]), .s_axil_arready(area_arready[1]),
-        .s_axil_rdata(area_rdata[32 +: 32]), .s_axil_rresp(area_rresp[2 +: 2]),
-        .s_axil_rvalid(area_rvalid[1]), .s_axil_rready(area_rready[1])
-    );
+    if (ENGINE_AREA == 3) begin : ring
+        board_rank_ring #(
+            .RANKS(2), .DATA_WIDTH(DATA_WIDTH), .BASE_ADDRESS(ENGINE_AREA_ADDRESS), .GIT_HASH(GIT_HASH),
+            .SIMULATION(SIMULATION), .CLOCK_FREQ_KHZ(CLOCK_FREQ_KHZ)
+        ) engine_area_inst (
+            .clk(clk), .rst(rst),
+            .s_axil_awaddr(area_awaddr[AREA_ADDR_WIDTH +: AREA_ADDR_WIDTH]), .s_axil_awprot(area_awprot[3 +: 3]),
+            .s_axil_awvalid(area_awvalid[1]), .s_axil_awready(area_awready[1]),
+            .s_axil_wdata(area_wdata[32 +: 32]), .s_axil_wstrb(area_wstrb[4 +: 4]),
+            .s_axil_wvalid(area_wvalid[1]), .s_axil_wready(area_wready[1]),
+            .s_axil_bresp(area_bresp[2 +: 2]), .s_axil_bvalid(area_bvalid[1]), .s_axil_bready(area_bready[1]),
+            .s_axil_araddr(area_araddr[AREA_ADDR_WIDTH +: AREA_ADDR_WIDTH]), .s_axil_arprot(area_arprot[3 +: 3]),
+            .s_axil_arvalid(area_arvalid[1]), .s_axil_arready(area_arready[1]),
+            .s_axil_rdata(area_rdata[32 +: 32]), .s_axil_rresp(area_rresp[2 +: 2]),
+            .s_axil_rvalid(area_rvalid[1]), .s_axil_rready(area_rready[1])
+        );
+    end else begin : node_pair
+        board_node_pair #(
+            .DATA_WIDTH(DATA_WIDTH), .COLLECTIVE(ENGINE_AREA == 2 ? 1 : 0), .BASE_ADDRESS(ENGINE_AREA_ADDRESS),
+            .GIT_HASH(GIT_HASH), .SIMULATION(SIMULATION)
+        ) engine_area_inst (
+            .clk(clk), .rst(rst),
+            .s_axil_awaddr(area_awaddr[AREA_ADDR_WIDTH +: AREA_ADDR_WIDTH]), .s_axil_awprot(area_awprot[3 +: 3]),
+            .s_axil_awvalid(area_awvalid[1]), .s_axil_awready(area_awready[1]),
+            .s_axil_wdata(area_wdata[32 +: 32]), .s_axil_wstrb(area_wstrb[4 +: 4]),
+            .s_axil_wvalid(area_wvalid[1]), .s_axil_wready(area_wready[1]),
+            .s_axil_bresp(area_bresp[2 +: 2]), .s_axil_bvalid(area_bvalid[1]), .s_axil_bready(area_bready[1]),
+            .s_axil_araddr(area_araddr[AREA_ADDR_WIDTH +: AREA_ADDR_WIDTH]), .s_axil_arprot(area_arprot[3 +: 3]),
+            .s_axil_arvalid(area_arvalid[1]), .s_axil_arready(area_arready[1]),
+            .s_axil_rdata(area_rdata[32 +: 32]), .s_axil_rresp(area_rresp[2 +: 2]),
+            .s_axil_rvalid(area_rvalid[1]), .s_axil_rready(area_rready[1])
+        );
+    end
 end
 endgenerate
 

@@ -9,14 +9,15 @@
 // an RDMA engine (and, with COLLECTIVE, its collective engine) over its own on-chip memory. The
 // bring-up software reaches everything through one register bus:
 //   0x00000 node 0's registers (its ID block first; the chain runs on to node 1's)
-//   0x10000 node 0's memory, MEMORY_BYTES from its address 0, 32 bits per register access
-//   0x20000 node 1's registers
-//   0x30000 node 1's memory
-// A node's memory is always 0x10000 above its ID block, which is how software finds it.
+//   0x08000 node 0's memory, MEMORY_BYTES from its address 0, 32 bits per register access
+//   0x10000 node 1's registers
+//   0x18000 node 1's memory
+// As in every engine area (board_rank_ring's too), a node's memory is 0x8000 above its ID block,
+// which is how software finds it.
 module board_node_pair #(
     // Width of the MAC streams and the memory bus in bits
     parameter DATA_WIDTH = 64,
-    // Bytes of on-chip memory per node (at most 64 KiB)
+    // Bytes of on-chip memory per node (at most 32 KiB, the memory window)
     parameter MEMORY_BYTES = 32768,
     // Queue pairs in each RDMA engine
     parameter QP_COUNT = 8,
@@ -54,14 +55,14 @@ module board_node_pair #(
     input  wire        s_axil_rready
 );
 
-localparam WINDOW_BITS = 16;
+localparam WINDOW_BITS = 15;
 localparam WINDOWS = 4;
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
-localparam [31:0] NODE_STRIDE = 32'h20000;
+localparam [31:0] NODE_STRIDE = 32'h10000;
 
 initial begin
     if (MEMORY_BYTES > (1 << WINDOW_BITS)) begin
-        $error("Error: MEMORY_BYTES must be at most 64 KiB, the memory window (instance %m)");
+        $error("Error: MEMORY_BYTES must be at most 32 KiB, the memory window (instance %m)");
         $finish;
     end
 end
@@ -104,7 +105,7 @@ genvar node;
 generate
 for (node = 0; node < 2; node = node + 1) begin : nodes
     wire [4-1:0] host_awid;
-    wire [16-1:0] host_awaddr;
+    wire [WINDOW_BITS-1:0] host_awaddr;
     wire [8-1:0] host_awlen;
     wire [3-1:0] host_awsize;
     wire [2-1:0] host_awburst;
@@ -123,7 +124,7 @@ for (node = 0; node < 2; node = node + 1) begin : nodes
     wire        host_bvalid;
     wire        host_bready;
     wire [4-1:0] host_arid;
-    wire [16-1:0] host_araddr;
+    wire [WINDOW_BITS-1:0] host_araddr;
     wire [8-1:0] host_arlen;
     wire [3-1:0] host_arsize;
     wire [2-1:0] host_arburst;
@@ -138,8 +139,8 @@ for (node = 0; node < 2; node = node + 1) begin : nodes
     wire        host_rlast;
     wire        host_rvalid;
     wire        host_rready;
-    wire [64-1:0] node_host_awaddr = {48'd0, host_awaddr};
-    wire [64-1:0] node_host_araddr = {48'd0, host_araddr};
+    wire [64-1:0] node_host_awaddr = {{64-WINDOW_BITS{1'b0}}, host_awaddr};
+    wire [64-1:0] node_host_araddr = {{64-WINDOW_BITS{1'b0}}, host_araddr};
     wire [6-1:0] memory_awid;
     wire [64-1:0] memory_awaddr;
     wire [8-1:0] memory_awlen;
@@ -177,7 +178,7 @@ for (node = 0; node < 2; node = node + 1) begin : nodes
     wire        memory_rready;
 
     axil_to_axi #(
-        .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(16), .ID_WIDTH(4)
+        .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(WINDOW_BITS), .ID_WIDTH(4)
     ) window_inst (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(window_awaddr[(2*node+1)*WINDOW_BITS +: WINDOW_BITS]), .s_axil_awprot(window_awprot[(2*node+1)*3 +: 3]), .s_axil_awvalid(window_awvalid[2*node+1]),
@@ -205,10 +206,10 @@ for (node = 0; node < 2; node = node + 1) begin : nodes
         .CHAIN_NEXT(node == 0 ? BASE_ADDRESS + NODE_STRIDE : 32'd0)
     ) node_inst (
         .clk(clk), .rst(rst),
-        .s_axil_awaddr(window_awaddr[(2*node)*WINDOW_BITS +: WINDOW_BITS]), .s_axil_awprot(window_awprot[(2*node)*3 +: 3]), .s_axil_awvalid(window_awvalid[2*node]),
+        .s_axil_awaddr({1'b0, window_awaddr[(2*node)*WINDOW_BITS +: WINDOW_BITS]}), .s_axil_awprot(window_awprot[(2*node)*3 +: 3]), .s_axil_awvalid(window_awvalid[2*node]),
         .s_axil_awready(window_awready[2*node]), .s_axil_wdata(window_wdata[(2*node)*32 +: 32]), .s_axil_wstrb(window_wstrb[(2*node)*4 +: 4]),
         .s_axil_wvalid(window_wvalid[2*node]), .s_axil_wready(window_wready[2*node]), .s_axil_bresp(window_bresp[(2*node)*2 +: 2]),
-        .s_axil_bvalid(window_bvalid[2*node]), .s_axil_bready(window_bready[2*node]), .s_axil_araddr(window_araddr[(2*node)*WINDOW_BITS +: WINDOW_BITS]),
+        .s_axil_bvalid(window_bvalid[2*node]), .s_axil_bready(window_bready[2*node]), .s_axil_araddr({1'b0, window_araddr[(2*node)*WINDOW_BITS +: WINDOW_BITS]}),
         .s_axil_arprot(window_arprot[(2*node)*3 +: 3]), .s_axil_arvalid(window_arvalid[2*node]), .s_axil_arready(window_arready[2*node]),
         .s_axil_rdata(window_rdata[(2*node)*32 +: 32]), .s_axil_rresp(window_rresp[(2*node)*2 +: 2]), .s_axil_rvalid(window_rvalid[2*node]),
         .s_axil_rready(window_rready[2*node]),

@@ -22,7 +22,7 @@ module board_top #(
     // 1 in a simulation build (the virtual board), 0 on a board
     parameter SIMULATION = 0,
     // The engines this build carries beside the self-test (board_core): 0 none, 1 the RDMA
-    // engine pair, 2 two DPU nodes
+    // engine pair, 2 two DPU nodes, 3 a 2-rank all-reduce ring
     parameter ENGINE_AREA = 0
 ) (
     input  wire       clk,

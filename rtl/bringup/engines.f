@@ -5,3 +5,5 @@
 # rtl/cluster/node.f before it, and bringup.f.
 axil_to_axi.v
 board_node_pair.v
+axil_buffer_window.v
+board_rank_ring.v

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from dpuv.board import cluster_pair, rdma_pair
+from dpuv.board import cluster_pair, rank_ring, rdma_pair
 from dpuv.drivers import allreduce, traffic
 from dpuv.harness import perf
 from dpuv.regs import chain
@@ -160,6 +160,14 @@ def engine_steps(bus: RegisterAccess, found: list[chain.FoundBlock], seed: int, 
             return await cluster_pair.known_vector_allreduce(ranks, await cluster_pair.beat_bits(bus, found), rng)
 
         return [("all-reduce of a known vector", _checked("all-reduce of a known vector", allreduce))]
+    ring = rank_ring.find_ranks(bus, found)
+    if len(ring) >= 2:
+        rng = random.Random(seed)
+
+        async def ring_allreduces() -> tuple[bool, str]:
+            return await rank_ring.known_vector_allreduces(ring, await cluster_pair.beat_bits(bus, found), rng)
+
+        return [("all-reduce ring of known vectors", _checked("all-reduce ring of known vectors", ring_allreduces))]
     nodes = rdma_pair.find_nodes(bus, found)
     if len(nodes) >= 2:
         rng = random.Random(seed)

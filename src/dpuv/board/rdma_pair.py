@@ -7,7 +7,7 @@ every byte that lands checked through the same windows.
 
 Found from the chain, never from fixed addresses: every ID block after the board's own opens a
 node, whose RDMA engine is the next RDMA block, and whose memory is NODE_MEMORY_OFFSET above
-the ID block (the one fact the board build adds; rtl/bringup/board_node_pair.v). The smoke runs
+the ID block (the one fact the board builds add; rtl/bringup/board_node_pair.v, board_rank_ring.v). The smoke runs
 WRITE, WRITE with immediate, READ and SEND both ways; the soak runs seeded random work both ways
 at once; the counters are then held against src/dpuv/harness/targets.toml.
 """
@@ -25,7 +25,8 @@ from dpuv.regs import chain
 from dpuv.regs.access import BlockWindow, OffsetAccess, RegisterAccess
 from dpuv.regs.maps import id_block, rdma_engine
 
-NODE_MEMORY_OFFSET = 0x10000
+# Where a node's memory (a rank's buffer) sits above its ID block in every engine area
+NODE_MEMORY_OFFSET = 0x8000
 # Each node's memory as this scenario lays it out: the first 32 KiB, the smallest a board build has
 SQ_BASE, SQ_LOG_SIZE = 0x0000, 4
 CQ_BASE, CQ_LOG_SIZE = 0x0400, 4

@@ -148,7 +148,7 @@ def _reduce(arguments) -> int:
 
 
 # The engine builds `make board ENGINES=...` offers (board_core's ENGINE_AREA)
-BOARD_ENGINES = {"none": 0, "rdma-pair": 1}
+BOARD_ENGINES = {"none": 0, "rdma-pair": 1, "ring": 3}
 
 
 def _board(arguments) -> int:
