@@ -38,9 +38,12 @@ FAMILIES = {
     "ecp5": ("luts", "ffs", "brams", "dsps"),
     "xcup": ("luts", "ffs", "brams", "urams", "dsps", "logic_levels"),
 }
-# Cells that end a register-to-register path on UltraScale+: flip-flops, block and Ultra RAMs,
-# DSPs, shift registers (a yosys selection; everything else in between is a logic level)
-XCUP_PATH_ENDS = ("FD*", "RAMB*", "URAM*", "DSP*", "SRL*")
+# Cells that end a register-to-register path on UltraScale+: flip-flops, RAMs (block, Ultra and
+# LUT-RAM), DSPs, shift registers (a yosys selection; everything else in between is a logic level).
+# `ltp` sees a cell, not its ports: through a LUT-RAM it would chain the write data into the read
+# data, which a clock edge separates, so LUT-RAMs end paths too (their asynchronous read, address
+# to data, is one level the count then leaves out)
+XCUP_PATH_ENDS = ("FD*", "RAM*", "URAM*", "DSP*", "SRL*")
 # LUTs each UltraScale+ LUT-RAM or shift-register primitive occupies
 XCUP_LUT_MEMORY = {"RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4, "RAM256X1S": 4, "RAM32M": 4, "RAM64M": 4,
                    "RAM32M16": 8, "RAM64M8": 8, "SRL16E": 1, "SRLC32E": 1}
