@@ -61,14 +61,14 @@ initial begin
 end
 
 // The access in hand: its beat is addressed while `fetching`, its read data arrives while `merging`
-reg                       busy, is_write, fetching, merging, in_range;
+reg                       is_write, fetching, merging, in_range;
 reg                       b_pending, r_pending;
 reg [ADDR_WIDTH-1:0]      address;
 reg [31:0]                write_lane;
 reg [3:0]                 write_strobe;
 reg [1:0]                 response;
 
-wire idle = !busy && !b_pending && !r_pending;
+wire idle = !fetching && !merging && !b_pending && !r_pending;
 // Writes first: a read waits while the bus offers a write, so each kind stays in order
 wire write_taken = idle && s_axil_awvalid && s_axil_wvalid;
 wire read_taken = idle && s_axil_arvalid && !(s_axil_awvalid && s_axil_wvalid);
@@ -108,7 +108,6 @@ assign buffer_write_data = merged(buffer_read_data, write_lane, write_strobe, la
 
 always @(posedge clk) begin
     if (write_taken || read_taken) begin
-        busy <= 1'b1;
         is_write <= write_taken;
         address <= write_taken ? s_axil_awaddr : s_axil_araddr;
         in_range <= in_buffer(write_taken ? s_axil_awaddr : s_axil_araddr);
@@ -120,7 +119,6 @@ always @(posedge clk) begin
         fetching <= 1'b0;
         merging <= in_range;
         if (!in_range) begin
-            busy <= 1'b0;
             response <= RESPONSE_SLVERR;
             b_pending <= is_write;
             r_pending <= !is_write;
@@ -129,7 +127,6 @@ always @(posedge clk) begin
     end
     if (merging) begin
         merging <= 1'b0;
-        busy <= 1'b0;
         response <= RESPONSE_OKAY;
         b_pending <= is_write;
         r_pending <= !is_write;
@@ -142,7 +139,6 @@ always @(posedge clk) begin
         r_pending <= 1'b0;
     end
     if (rst) begin
-        busy <= 1'b0;
         fetching <= 1'b0;
         merging <= 1'b0;
         b_pending <= 1'b0;

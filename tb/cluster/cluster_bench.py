@@ -14,7 +14,7 @@ import numpy as np
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.drivers import collective
-from dpuv.models.reduction import DTYPES, ring_allreduce
+from dpuv.models.reduction import random_vectors, ring_allreduce
 from dpuv.models.roce_packet import RocePacket, parse_frame
 from dpuv.regs.cocotb_axil import AxiLiteAccess
 from dpuv.tb.pcap_capture import WireCapture
@@ -241,17 +241,6 @@ class MemoryWrites:
         touching = [cycle for (start, size), cycle in zip(self.bursts, self.last_beat_cycles)
                     if start < address + length and address < start + size]
         return max(touching, default=None)
-
-
-def random_vectors(rng: random.Random, ranks: int, elements: int, dtype: str) -> list[np.ndarray]:
-    """One vector per rank, as the dtype's bit patterns: normal-distributed values for floating
-    types (rounded to the type), any value for integers."""
-    info = DTYPES[dtype]
-    generator = np.random.default_rng(rng.getrandbits(32))
-    if info.floating:
-        values = generator.standard_normal((ranks, elements)).astype(np.float32)
-        return [row.astype(info.numpy_type).view(info.unsigned) for row in values]
-    return [generator.integers(0, 1 << info.bits, elements, dtype=np.uint64).astype(info.unsigned) for _ in range(ranks)]
 
 
 async def check_allreduce(tb: ClusterTB, elements: int, dtype: str, op: str, collective_id: int,

@@ -13,10 +13,10 @@ import numpy as np
 from cocotb.triggers import ClockCycles
 
 from dpuv.drivers import collective, rdma
-from dpuv.models.reduction import ring_allreduce
+from dpuv.models.reduction import random_vectors, ring_allreduce
 from dpuv.models.roce_packet import Opcode
 from dpuv.tb.testbench import test_rng
-from cluster_bench import ClusterTB, SwitchLedger, check_allreduce, random_vectors
+from cluster_bench import ClusterTB, SwitchLedger, check_allreduce
 
 
 @cocotb.test(timeout_time=400, timeout_unit="us")

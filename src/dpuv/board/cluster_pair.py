@@ -14,7 +14,7 @@ import numpy as np
 
 from dpuv.board.rdma_pair import NODE_MEMORY_OFFSET, node_areas
 from dpuv.drivers import collective
-from dpuv.models.reduction import DTYPES, ring_allreduce
+from dpuv.models.reduction import random_vectors, ring_allreduce
 from dpuv.regs import chain
 from dpuv.regs.access import OffsetAccess, PollTimeout, RegisterAccess
 from dpuv.regs.maps import collective_engine, id_block, rdma_engine
@@ -53,9 +53,7 @@ async def beat_bits(bus: RegisterAccess, found: list[chain.FoundBlock]) -> int:
 
 
 async def known_vector_allreduce(ranks: list[collective.Node], bits: int, rng: random.Random) -> tuple[bool, str]:
-    info = DTYPES[DTYPE]
-    generator = np.random.default_rng(rng.getrandbits(32))
-    vectors = [generator.standard_normal(ELEMENTS).astype(np.float32).view(info.unsigned) for _ in ranks]
+    vectors = random_vectors(rng, len(ranks), ELEMENTS, DTYPE)
     await collective.connect_ring(ranks, LAYOUT, pmtu=PMTU, timeout=8, rng=rng)
     expected = ring_allreduce(vectors, DTYPE, OP, beat_bits=bits)
     try:

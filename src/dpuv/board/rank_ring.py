@@ -19,7 +19,7 @@ import numpy as np
 
 from dpuv.board.rdma_pair import NODE_MEMORY_OFFSET, node_areas
 from dpuv.drivers import allreduce
-from dpuv.models.reduction import DTYPES, ring_allreduce
+from dpuv.models.reduction import DTYPES, random_vectors, ring_allreduce
 from dpuv.regs import chain
 from dpuv.regs.access import BlockWindow, OffsetAccess, PollTimeout, RegisterAccess
 from dpuv.regs.maps import allreduce_rank
@@ -49,11 +49,10 @@ def find_ranks(bus: RegisterAccess, found: list[chain.FoundBlock]) -> list[Rank]
 async def known_vector_allreduces(ranks: list[Rank], beat_bits: int, rng: random.Random) -> tuple[bool, str]:
     """Each of COLLECTIVES once over every rank: seeded vectors in, every element of every result
     checked, with the ranks' status and counters."""
-    generator = np.random.default_rng(rng.getrandbits(32))
     problems, done = [], []
     for elements, dtype, op in COLLECTIVES:
         info = DTYPES[dtype]
-        vectors = [_random_vector(generator, elements, dtype) for _ in ranks]
+        vectors = random_vectors(rng, len(ranks), elements, dtype)
         for rank, vector in zip(ranks, vectors):
             await rank.buffer.write(0, vector.tobytes())
         try:
@@ -75,12 +74,3 @@ async def known_vector_allreduces(ranks: list[Rank], beat_bits: int, rng: random
         f"over {len(ranks)} ranks: {', '.join(done)}; every element equal to the ring-order model's on every rank")
     return not problems, detail
 
-
-def _random_vector(generator: np.random.Generator, elements: int, dtype: str) -> np.ndarray:
-    info = DTYPES[dtype]
-    if dtype == "int8":
-        return generator.integers(-128, 128, elements, dtype=np.int16).astype(np.int8).view(info.unsigned)
-    values = generator.standard_normal(elements).astype(np.float32)
-    if dtype == "bf16":
-        return (values.view(np.uint32) >> 16).astype(np.uint16)
-    return values.view(info.unsigned)

@@ -19,6 +19,7 @@ Semantics (the RTL must match them bit for bit):
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -132,3 +133,14 @@ def ring_allreduce(inputs: list[np.ndarray], dtype_name: str, op: str, beat_bits
             partial = combine(partial, vectors[(chunk + hop) % ranks][start:end], dtype_name, op, flush)
         result[start:end] = partial
     return result
+
+
+def random_vectors(rng: random.Random, ranks: int, elements: int, dtype: str) -> list[np.ndarray]:
+    """One vector per rank, as the dtype's bit patterns: normal-distributed values for floating
+    types (rounded to the type), any value for integers."""
+    info = DTYPES[dtype]
+    generator = np.random.default_rng(rng.getrandbits(32))
+    if info.floating:
+        values = generator.standard_normal((ranks, elements)).astype(np.float32)
+        return [row.astype(info.numpy_type).view(info.unsigned) for row in values]
+    return [generator.integers(0, 1 << info.bits, elements, dtype=np.uint64).astype(info.unsigned) for _ in range(ranks)]
