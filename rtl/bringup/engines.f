@@ -4,6 +4,7 @@
 # this file; needs rtl/common, rtl/rdma, rtl/allreduce, rtl/collective, rtl/cluster/cluster.f and
 # rtl/cluster/node.f before it, and bringup.f.
 axil_to_axi.v
+board_node.v
 board_node_pair.v
 axil_buffer_window.v
 board_rank_ring.v

@@ -4,6 +4,8 @@
 common.vlt
 axis_skid_buffer.v
 axis_fifo.v
+axis_async_fifo.v
+reset_synchronizer.v
 lowest_set_bit.v
 rr_arbiter.v
 axis_arb_mux.v
