@@ -107,6 +107,7 @@ def test_vivado_reads_the_design_not_the_simulation_models(calls):
     assert str(ROOT / "rtl" / "bringup" / "board_node.v") in read
     models = {str(path) for path in benches.Bench(
         name="models", toplevel=TOP, test_dir="", file_lists=(MODEL_LIST,), parameter_sets=(), description="").sources()}
+    assert models, "no simulation models found"
     assert not models & set(read), "Vivado must get the real hard blocks, not their models"
     assert [str(CONSTRAINTS)] in named(calls, "read_xdc")
 
@@ -180,9 +181,18 @@ def test_every_clock_input_is_clocked_at_its_rate(constraints):
         assert clocks.get(port) == pytest.approx(period, abs=0.001), f"{port}: {clocks.get(port)} ns, expected {period:.3f}"
 
 
-def design_sources(extra_lists=(MODEL_LIST,)):
-    bench = benches.Bench(name="alveo_u55c", toplevel=TOP, test_dir="", file_lists=(*file_lists(), *extra_lists),
-                          parameter_sets=(), description="")
+def card_bench() -> benches.Bench:
+    return next(bench for bench in benches.ALL_BENCHES if bench.toplevel == TOP)
+
+
+def test_the_card_bench_builds_what_vivado_builds():
+    """The simulation (tb/bringup, bench alveo_u55c) builds from build.tcl's file lists, in their
+    order, and adds only the hard blocks' models."""
+    assert list(card_bench().file_lists) == [*file_lists(), MODEL_LIST]
+
+
+def design_sources():
+    bench = card_bench()
     sources = [str(source) for source in bench.sources() if source.suffix != benches.HEADER_SUFFIX]
     return sources, [f"-I{folder}" for folder in bench.include_dirs()]
 

@@ -169,6 +169,14 @@ def engine_steps(bus: RegisterAccess, found: list[chain.FoundBlock], seed: int, 
 
         return [("all-reduce ring of known vectors", _checked("all-reduce ring of known vectors", ring_allreduces))]
     nodes = rdma_pair.find_nodes(bus, found)
+    if len(nodes) == 1:
+        # A card: one node, whose MAC must be looped back for it to have a peer
+        rng = random.Random(seed)
+        node = nodes[0]
+        return [("RDMA loopback smoke", _checked("RDMA loopback smoke (the MAC looped back)",
+                                                  lambda: rdma_pair.loopback_smoke(node, rng))),
+                ("RDMA counters", _checked(f"RDMA counters of the node at {node.id_address:#07x} against the targets",
+                                           lambda: rdma_pair.counters_against_targets(node, node, rng)))]
     if len(nodes) >= 2:
         rng = random.Random(seed)
         steps.append(("RDMA pair smoke", _checked("RDMA pair smoke", lambda: rdma_pair.pair_smoke(nodes, rng))))

@@ -6,8 +6,8 @@ window on the register bus, the ranks run by the driver the simulations use
 (dpuv.drivers.allreduce), and every element of every rank's result read back through the same
 windows and held against the ring-order model.
 
-The ranks are found as every engine node is (rdma_pair.node_areas): an ID block after the board's
-opens a node; a node whose blocks hold an all-reduce rank is a rank, its buffer NODE_MEMORY_OFFSET
+The ranks are found as every engine node is (rdma_pair.node_areas): an ID block opens an area; an
+area whose blocks hold an all-reduce rank is a rank, its buffer NODE_MEMORY_OFFSET
 above the ID block."""
 
 from __future__ import annotations

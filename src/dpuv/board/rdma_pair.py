@@ -56,10 +56,11 @@ class Node:
 
 
 def node_areas(found: list[chain.FoundBlock]) -> list[tuple[chain.FoundBlock, list[chain.FoundBlock]]]:
-    """Each node of a board build in chain order: its ID block (every one after the board's own;
-    its memory is NODE_MEMORY_OFFSET above it) and the blocks that follow it up to the next node's."""
-    starts = [index for index, block in enumerate(found)
-              if block.type_id == id_block.BLOCK.type_id and block.address != chain.ID_BLOCK_ADDRESS]
+    """Every ID block in chain order with the blocks that follow it up to the next one: a node
+    (its memory NODE_MEMORY_OFFSET above its ID block) where those include an engine. On a board
+    the first is the board's own (its self-test blocks, no engine); on a card the node's ID
+    block is the first, at the BAR's address 0."""
+    starts = [index for index, block in enumerate(found) if block.type_id == id_block.BLOCK.type_id]
     return [(found[start], found[start + 1:(starts[position + 1] if position + 1 < len(starts) else len(found))])
             for position, start in enumerate(starts)]
 
@@ -79,19 +80,24 @@ def find_nodes(bus: RegisterAccess, found: list[chain.FoundBlock]) -> list[Node]
     return nodes
 
 
+async def set_up_node(node: Node, peer: Node, receive_psn: int, send_psn: int) -> None:
+    """A node's addresses, one RC QP to its peer, the region the peer may use, the queues."""
+    await rdma.set_up(node.registers, node.mac, node.ip, PMTU)
+    await rdma.create_qp(node.registers, QPN, QPN, peer.mac, peer.ip, node.udp_port, receive_psn,
+                         pmtu=PMTU, send_psn=send_psn, sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+                         rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE, timeout=8)
+    await rdma.register_region(node.registers, RKEY, REGION_BASE, REGION_BYTES)
+    node.host.attach_send_queue(QPN, SQ_BASE, SQ_LOG_SIZE)
+    node.host.attach_receive_queue(QPN, RQ_BASE, RQ_LOG_SIZE)
+    await node.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
+    node.receives_posted = 0
+
+
 async def set_up_pair(a: Node, b: Node, rng: random.Random) -> None:
     """Each engine's addresses, one RC QP to the other, the region the other may use, the queues."""
     psns = {a: rng.getrandbits(24), b: rng.getrandbits(24)}
     for node, peer in ((a, b), (b, a)):
-        await rdma.set_up(node.registers, node.mac, node.ip, PMTU)
-        await rdma.create_qp(node.registers, QPN, QPN, peer.mac, peer.ip, node.udp_port, psns[peer],
-                             pmtu=PMTU, send_psn=psns[node], sq_base=SQ_BASE, sq_log_size=SQ_LOG_SIZE,
-                             rq_base=RQ_BASE, rq_log_size=RQ_LOG_SIZE, timeout=8)
-        await rdma.register_region(node.registers, RKEY, REGION_BASE, REGION_BYTES)
-        node.host.attach_send_queue(QPN, SQ_BASE, SQ_LOG_SIZE)
-        node.host.attach_receive_queue(QPN, RQ_BASE, RQ_LOG_SIZE)
-        await node.host.create_completion_queue(CQ_BASE, CQ_LOG_SIZE)
-        node.receives_posted = 0
+        await set_up_node(node, peer, psns[peer], psns[node])
 
 
 async def _completions(node: Node, count: int) -> list[rdma.EngineCompletion]:
@@ -233,6 +239,30 @@ async def pair_smoke(nodes: list[Node], rng: random.Random) -> tuple[bool, str]:
     problems = await run_operations(a, b, smoke_operations(rng, 0x10), rng)
     problems += await run_operations(b, a, smoke_operations(rng, 0x20), rng)
     detail = "; ".join(problems) if problems else "WRITE, WRITE with immediate, READ and SEND both ways, every byte checked"
+    return not problems, detail
+
+
+def loopback_operations(rng: random.Random, wr_base: int) -> list[Operation]:
+    """WRITEs of one packet and of several PMTUs (an odd length) and a READ: the operations whose
+    only completions are the requester's, so one node's completion queue tells them apart."""
+    write_at, read_at = REGION_BASE, REGION_BASE + REGION_BYTES // 2
+    return [
+        Operation(WorkRequest.write(wr_base, rng.randbytes(200), write_at, RKEY), LOCAL_BASE, write_at),
+        Operation(WorkRequest.write(wr_base + 1, rng.randbytes(4 * PMTU - 3), write_at + 0x400, RKEY),
+                  LOCAL_BASE + 0x100, write_at + 0x400),
+        Operation(WorkRequest.read(wr_base + 2, read_at, RKEY, 300), LOCAL_BASE + 0x600, read_at),
+    ]
+
+
+async def loopback_smoke(node: Node, rng: random.Random) -> tuple[bool, str]:
+    """A node alone with its MAC looped back (a card's near-end loopback build or a loopback
+    module in its cage): one RC QP whose peer is itself, WRITEs and a READ through the whole path
+    out of the MAC and back, every byte checked."""
+    psn = rng.getrandbits(24)
+    await set_up_node(node, node, psn, psn)
+    problems = await run_operations(node, node, loopback_operations(rng, 0x30), rng)
+    detail = ("; ".join(problems) if problems else
+              "WRITEs of 200 and 1021 bytes and a READ of 300 through the MAC's loopback, every byte checked")
     return not problems, detail
 
 

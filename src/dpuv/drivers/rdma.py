@@ -268,13 +268,19 @@ class HostQueues:
     async def poll(self, hand_back: bool = True) -> list[EngineCompletion]:
         """Every completion the engine has written since the last poll, in order."""
         entries = 1 << self.cq_log_size
+        owner = COMPLETION["owner"]
+        owner_word = owner.offset & ~3
         taken = []
         while True:
-            slot = self.consumer % entries
-            entry = await settled(self.read_memory(self.cq_base + slot * CQE_BYTES, CQE_BYTES))
+            slot_address = self.cq_base + (self.consumer % entries) * CQE_BYTES
             expected_owner = 1 - (self.consumer // entries) % 2
-            if COMPLETION["owner"].get(entry) != expected_owner:
+            # The owner bit's word first, the entry only once it is the host's: a host reads a
+            # multi-word entry a word at a time (a BAR, a link), and words read before the engine
+            # wrote the entry would sit beside an owner bit read after it
+            word = await settled(self.read_memory(slot_address + owner_word, 4))
+            if owner.get(bytes(owner_word) + bytes(word)) != expected_owner:
                 break
+            entry = await settled(self.read_memory(slot_address, CQE_BYTES))
             taken.append(EngineCompletion.decode(entry))
             self.consumer = (self.consumer + 1) % 0x10000
         if taken and hand_back:

@@ -10,7 +10,8 @@
 // the reference clock the testbench drives (322.27 MHz stands for the real 161.13 MHz reference
 // multiplied by the transceivers), the user resets follow sys_reset, and with the transceivers in
 // a near-end loopback (gt_loopback_in non-zero, as a board self-test sets it) every frame sent
-// comes back on the receive side, beat for beat, and the receiver reports alignment. Without the
+// comes back on the receive side, beat for beat (a frame the user let run dry arrives flagged
+// bad, as the real MAC's underflow puts it on the wire), and the receiver reports alignment. Without the
 // loopback there is no far end in a simulation: the receiver never aligns and nothing is received.
 module dpuv_cmac (
     input  wire         gt_ref_clk_p,
@@ -101,13 +102,32 @@ wire looped_back = gt_loopback_in != 12'd0;
 assign stat_rx_aligned = looped_back && !usr_rx_reset;
 assign tx_axis_tready = ctl_tx_enable && !usr_tx_reset;
 
+// The MAC sends a frame's beats back to back: once a frame has started, a cycle in which it is
+// ready and the user has no beat (an underflow) breaks the frame on the wire, and the far end
+// receives it with a bad FCS. So does a frame sent with tuser set.
+reg in_frame, frame_broken;
+wire underflow = in_frame && tx_axis_tready && !tx_axis_tvalid;
+wire tx_beat = tx_axis_tvalid && tx_axis_tready;
+
 always @(posedge gt_txusrclk2) begin
-    rx_axis_tvalid <= looped_back && ctl_rx_enable && tx_axis_tvalid && tx_axis_tready;
+    rx_axis_tvalid <= looped_back && ctl_rx_enable && tx_beat;
     rx_axis_tdata <= tx_axis_tdata;
     rx_axis_tkeep <= tx_axis_tkeep;
     rx_axis_tlast <= tx_axis_tlast;
-    // A frame sent with tuser set is sent with a bad FCS and arrives flagged bad
-    rx_axis_tuser <= tx_axis_tuser;
+    rx_axis_tuser <= tx_axis_tuser || frame_broken || underflow;
+    if (tx_beat) begin
+        in_frame <= !tx_axis_tlast;
+    end
+    if (underflow) begin
+        frame_broken <= 1'b1;
+    end
+    if (tx_beat && tx_axis_tlast) begin
+        frame_broken <= 1'b0;
+    end
+    if (usr_tx_reset) begin
+        in_frame <= 1'b0;
+        frame_broken <= 1'b0;
+    end
     if (usr_rx_reset) begin
         rx_axis_tvalid <= 1'b0;
     end

@@ -6,12 +6,13 @@
 `default_nettype none
 
 // The ports the Alveo top connects, with the real block's names and widths (512-bit AXI4-Stream
-// interfaces, Gen3 x16). It models the block's user side only, not the link: the user clock is
-// the reference clock the testbench drives (the real block makes 250 MHz from 100 MHz), the user
-// reset follows PERST#, and the link is up once it is released. A testbench plays the host at
-// the completer interface: it drives the m_axis_cq_* registers (a hierarchical deposit, as
-// cocotbext-pcie's UltraScale+ model drives a design's CQ port) and takes what s_axis_cc_* offers,
-// which the model always accepts. There are no requests (RQ) and so no completions (RC).
+// interfaces, Gen3 x16). The block's behaviour is cocotbext-pcie's UltraScale+ model's (its
+// configuration space, link training, the completer interface's TLPs and their timing), which a
+// testbench attaches to this instance: the model drives the user clock, reset and link-up and the
+// m_axis_cq_* requests held here (marked for a simulator's write access), and takes what
+// s_axis_cc_* offers. Until a testbench drives them they hold still: the user clock low, the user
+// reset high, no request, so a simulation without the host model elaborates and idles. The node
+// issues no requests (RQ), so no completions come back (RC).
 module dpuv_pcie (
     input  wire         sys_clk,
     input  wire         sys_clk_gt,
@@ -21,23 +22,23 @@ module dpuv_pcie (
     output wire [15:0]  pci_exp_txp,
     output wire [15:0]  pci_exp_txn,
 
-    output wire         user_clk,
-    output reg          user_reset,
-    output wire         user_lnk_up,
+    output reg          user_clk /*verilator public_flat_rw*/,
+    output reg          user_reset /*verilator public_flat_rw*/,
+    output reg          user_lnk_up /*verilator public_flat_rw*/,
 
-    output reg  [511:0] m_axis_cq_tdata,
-    output reg  [15:0]  m_axis_cq_tkeep,
-    output reg          m_axis_cq_tvalid,
-    input  wire         m_axis_cq_tready,
-    output reg          m_axis_cq_tlast,
-    output reg  [182:0] m_axis_cq_tuser,
+    output reg  [511:0] m_axis_cq_tdata /*verilator public_flat_rw*/,
+    output reg  [15:0]  m_axis_cq_tkeep /*verilator public_flat_rw*/,
+    output reg          m_axis_cq_tvalid /*verilator public_flat_rw*/,
+    input  wire         m_axis_cq_tready /*verilator public_flat_rd*/,
+    output reg          m_axis_cq_tlast /*verilator public_flat_rw*/,
+    output reg  [182:0] m_axis_cq_tuser /*verilator public_flat_rw*/,
 
-    input  wire [511:0] s_axis_cc_tdata,
-    input  wire [15:0]  s_axis_cc_tkeep,
-    input  wire         s_axis_cc_tvalid,
+    input  wire [511:0] s_axis_cc_tdata /*verilator public_flat_rd*/,
+    input  wire [15:0]  s_axis_cc_tkeep /*verilator public_flat_rd*/,
+    input  wire         s_axis_cc_tvalid /*verilator public_flat_rd*/,
     output wire [3:0]   s_axis_cc_tready,
-    input  wire         s_axis_cc_tlast,
-    input  wire [80:0]  s_axis_cc_tuser,
+    input  wire         s_axis_cc_tlast /*verilator public_flat_rd*/,
+    input  wire [80:0]  s_axis_cc_tuser /*verilator public_flat_rd*/,
 
     input  wire [511:0] s_axis_rq_tdata,
     input  wire [15:0]  s_axis_rq_tkeep,
@@ -60,7 +61,7 @@ module dpuv_pcie (
 
 /* verilator lint_off UNUSEDSIGNAL */
 // What the model takes but does not act on: the link's lanes, the requester side, the sideband
-wire unused = &{1'b0, sys_clk, pci_exp_rxp, pci_exp_rxn, m_axis_cq_tready, s_axis_cc_tdata, s_axis_cc_tkeep,
+wire unused = &{1'b0, sys_clk, sys_clk_gt, sys_reset, pci_exp_rxp, pci_exp_rxn, m_axis_cq_tready, s_axis_cc_tdata, s_axis_cc_tkeep,
                 s_axis_cc_tvalid, s_axis_cc_tlast, s_axis_cc_tuser, s_axis_rq_tdata, s_axis_rq_tkeep,
                 s_axis_rq_tvalid, s_axis_rq_tlast, s_axis_rq_tuser, m_axis_rc_tready, pcie_cq_np_req,
                 cfg_interrupt_int, cfg_interrupt_pending};
@@ -68,23 +69,11 @@ wire unused = &{1'b0, sys_clk, pci_exp_rxp, pci_exp_rxn, m_axis_cq_tready, s_axi
 
 assign pci_exp_txp = 16'd0;
 assign pci_exp_txn = 16'd0;
-assign user_clk = sys_clk_gt;
 
-// PERST# (sys_reset, active low) held: user_reset; released: two user clocks later
-reg perst_seen;
-always @(posedge user_clk or negedge sys_reset) begin
-    if (!sys_reset) begin
-        perst_seen <= 1'b1;
-        user_reset <= 1'b1;
-    end else begin
-        perst_seen <= 1'b0;
-        user_reset <= perst_seen;
-    end
-end
-assign user_lnk_up = !user_reset;
-
-// The host's requests: idle until a testbench drives them
 initial begin
+    user_clk = 1'b0;
+    user_reset = 1'b1;
+    user_lnk_up = 1'b0;
     m_axis_cq_tdata = 512'd0;
     m_axis_cq_tkeep = 16'd0;
     m_axis_cq_tvalid = 1'b0;
@@ -92,7 +81,11 @@ initial begin
     m_axis_cq_tuser = 183'd0;
 end
 
-assign s_axis_cc_tready = 4'hF;
+// The completer interface's ready: one bit, which the host model drives; the block repeats it
+// for each 128-bit quarter of the interface
+reg cc_ready /*verilator public_flat_rw*/;
+initial cc_ready = 1'b1;
+assign s_axis_cc_tready = {4{cc_ready}};
 assign s_axis_rq_tready = 4'hF;
 assign m_axis_rc_tdata = 512'd0;
 assign m_axis_rc_tkeep = 16'd0;
