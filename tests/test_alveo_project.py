@@ -158,7 +158,7 @@ def test_every_port_is_pinned_exactly_once(constraints):
     ports = top_ports()
     assert set(pins) == set(ports), (f"pinned but not ports of the top: {sorted(set(pins) - set(ports))}; "
                                      f"ports left unpinned: {sorted(set(ports) - set(pins))}")
-    used = [pin for pin in pins.values()]
+    used = list(pins.values())
     assert len(used) == len(set(used)), "two ports on one pin"
 
 

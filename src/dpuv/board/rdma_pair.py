@@ -260,9 +260,10 @@ async def loopback_smoke(node: Node, rng: random.Random) -> tuple[bool, str]:
     out of the MAC and back, every byte checked."""
     psn = rng.getrandbits(24)
     await set_up_node(node, node, psn, psn)
-    problems = await run_operations(node, node, loopback_operations(rng, 0x30), rng)
-    detail = ("; ".join(problems) if problems else
-              "WRITEs of 200 and 1021 bytes and a READ of 300 through the MAC's loopback, every byte checked")
+    operations = loopback_operations(rng, 0x30)
+    problems = await run_operations(node, node, operations, rng)
+    carried = ", ".join(f"{operation.request.opcode.name} of {operation.request.length}" for operation in operations)
+    detail = "; ".join(problems) if problems else f"{carried} bytes through the MAC's loopback, every byte checked"
     return not problems, detail
 
 
