@@ -252,8 +252,6 @@ always @(posedge clk) begin
         if (m_axis_tx_tvalid && !m_axis_tx_tready) send_backpressure_cycles <= send_backpressure_cycles + 1;
         if (reducer_beat) reducer_beats <= reducer_beats + 1;
         if (reducer_starved) reducer_starved_cycles <= reducer_starved_cycles + 1;
-        nan_elements <= nan_elements + {56'd0, nan_event};
-        overflow_elements <= overflow_elements + {56'd0, overflow_event};
         if (data_error_event) begin
             data_error <= 1'b1;
             error_count <= error_count + 1;
@@ -265,6 +263,10 @@ always @(posedge clk) begin
             done <= 1'b1;
         end
     end
+    // Not gated by busy: the reducer counts a beat's elements two cycles after the beat, which
+    // for the last beat can be after busy falls (a count is zero outside a collective)
+    nan_elements <= nan_elements + {56'd0, nan_event};
+    overflow_elements <= overflow_elements + {56'd0, overflow_event};
     if (launch) begin
         preparing <= 1'b0;
     end

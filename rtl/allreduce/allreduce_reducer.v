@@ -45,10 +45,12 @@ module allreduce_reducer #(
     // 1 on a frame's last beat (and on the faulty beat) when the frame had malformed input
     output reg                     m_axis_tuser,
 
-    // Event outputs for counters, one cycle each
+    // Event outputs for counters, one cycle each; the element counts come two cycles after their
+    // beat leaves on m_axis (flags, then their count, each registered: at 512 bits the dtype's
+    // flags, a 64-way popcount and a counter's carry chain do not fit one 250 MHz cycle)
     output wire                    event_starved,
-    output wire [7:0]              event_nan_elements,
-    output wire [7:0]              event_overflow_elements,
+    output reg  [7:0]              event_nan_elements,
+    output reg  [7:0]              event_overflow_elements,
     output wire                    event_length_mismatch,
     output wire                    event_keep_error,
     output wire                    event_dropped_beat
@@ -149,11 +151,15 @@ reduce_alu #(.DATA_WIDTH(DATA_WIDTH)) alu_inst (
     .overflow_flags(alu_overflow)
 );
 
-assign event_nan_elements = result_fresh ? count_flags(alu_nan & m_axis_tkeep) : 8'd0;
-assign event_overflow_elements = result_fresh ? count_flags(alu_overflow & m_axis_tkeep) : 8'd0;
+// The flags of the beat that just left, zero on other cycles; counted the cycle after
+reg [KEEP_WIDTH-1:0] fresh_nan_flags, fresh_overflow_flags;
 
 always @(posedge clk) begin
     result_fresh <= result_loads;
+    fresh_nan_flags <= result_fresh ? alu_nan & m_axis_tkeep : {KEEP_WIDTH{1'b0}};
+    fresh_overflow_flags <= result_fresh ? alu_overflow & m_axis_tkeep : {KEEP_WIDTH{1'b0}};
+    event_nan_elements <= count_flags(fresh_nan_flags);
+    event_overflow_elements <= count_flags(fresh_overflow_flags);
     if (advance) begin
         m_axis_tvalid <= computing_valid;
         if (computing_valid) begin
@@ -197,6 +203,10 @@ always @(posedge clk) begin
         in_frame <= 1'b0;
         frame_error <= 1'b0;
         result_fresh <= 1'b0;
+        fresh_nan_flags <= {KEEP_WIDTH{1'b0}};
+        fresh_overflow_flags <= {KEEP_WIDTH{1'b0}};
+        event_nan_elements <= 8'd0;
+        event_overflow_elements <= 8'd0;
     end
 end
 

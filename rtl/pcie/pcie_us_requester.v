@@ -117,6 +117,7 @@ localparam RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62;
 localparam RC_USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75;
 localparam LANES = DATA_WIDTH / 32;
 localparam [5:0] LANE_COUNT = LANES[5:0];
+localparam LANE_INDEX_WIDTH = $clog2(LANES);
 // A TLP: the 4-dword descriptor and at most 16 dwords, sent DATA_WIDTH bits a beat
 localparam TLP_BITS = 128 + 512;
 localparam [3:0] REQ_MEM_READ = 4'b0000, REQ_MEM_WRITE = 4'b0001;
@@ -363,6 +364,27 @@ task start_next;
     end
 endtask
 
+// Where this beat's lanes land in the small read's buffer. Each dword of the buffer takes the
+// lane that carries it (a first beat has the descriptor in lanes 0-2, data from lane 3 placed
+// by its offset): a choice of LANES per dword. Written the other way round, a lane stored at a
+// moving index, each lane becomes a shifter as wide as the buffer (Yosys ran out of memory on
+// it at 512 bits).
+reg [2047:0] beat_placed;               // the beat's dwords at their places in the buffer
+reg [READ_DWORDS-1:0] beat_carries;     // which dwords of the buffer the beat carries
+reg [31:0] lane_of_dword;
+integer dword;
+always @* begin
+    beat_placed = 2048'd0;
+    beat_carries = {READ_DWORDS{1'b0}};
+    for (dword = 0; dword < READ_DWORDS; dword = dword + 1) begin
+        lane_of_dword = completion_first_beat ? dword - completion_first_dword + 3 : dword - place_dword;
+        if (lane_of_dword < LANES && (!completion_first_beat || lane_of_dword >= 3)) begin
+            beat_carries[dword] = 1'b1;
+            beat_placed[32*dword +: 32] = s_axis_rc_tdata[32*lane_of_dword[LANE_INDEX_WIDTH-1:0] +: 32];
+        end
+    end
+end
+
 integer index;
 always @(posedge clk) begin
     read_done <= 1'b0;
@@ -426,23 +448,15 @@ always @(posedge clk) begin
         small_read_generation <= !small_read_generation;
     end
     if (small_read_beat) begin
+        for (index = 0; index < READ_DWORDS; index = index + 1) begin
+            if (beat_carries[index]) read_data[32*index +: 32] <= beat_placed[32*index +: 32];
+        end
         if (completion_first_beat) begin
-            // Descriptor in dwords 0-2, data from dword 3, placed by its offset
-            for (index = 3; index < LANES; index = index + 1) begin
-                if (completion_first_dword + index - 3 < READ_DWORDS) begin
-                    read_data[32*(completion_first_dword + index - 3) +: 32] <= s_axis_rc_tdata[32*index +: 32];
-                end
-            end
             place_dword <= completion_first_dword + LANES - 3;
             if (completion_error != 4'd0) begin
                 read_error <= 1'b1;
             end
         end else begin
-            for (index = 0; index < LANES; index = index + 1) begin
-                if (place_dword + index < READ_DWORDS) begin
-                    read_data[32*(place_dword + index) +: 32] <= s_axis_rc_tdata[32*index +: 32];
-                end
-            end
             place_dword <= place_dword + LANES;
         end
         completion_first_beat <= s_axis_rc_tlast;

@@ -102,7 +102,22 @@ async def matches_model(dut, dtype, op):
         edge_incoming, edge_local = edge_values(dtype)
         incoming, local = np.concatenate([edge_incoming, incoming]), np.concatenate([edge_local, local])
     got = await tb.reduce(incoming, local)
-    assert_bit_exact(got, combine(incoming, local, dtype, op), dtype, op, incoming, local)
+    expected = combine(incoming, local, dtype, op)
+    assert_bit_exact(got, expected, dtype, op, incoming, local)
+    if DTYPES[dtype].floating:
+        await ClockCycles(dut.clk, 4)  # the element counts trail their beat by two cycles
+        nan_results, overflows = flagged_elements(incoming, local, expected, dtype, op)
+        assert (tb.events["nan_elements"].total, tb.events["overflow_elements"].total) == (nan_results, overflows), (
+            f"{dtype} {op}: NaN and overflow counts {tb.events['nan_elements'].total} and "
+            f"{tb.events['overflow_elements'].total}, the model's results have {nan_results} and {overflows}")
+
+
+def flagged_elements(incoming, local, expected, dtype, op) -> tuple[int, int]:
+    """NaN results, and finite operands whose sum is not finite (inf, or NaN where the format has
+    no infinity), as the reducer's counters must see them."""
+    a, b, result = (values.view(DTYPES[dtype].numpy_type).astype(np.float32) for values in (incoming, local, expected))
+    overflows = np.isfinite(a) & np.isfinite(b) & ~np.isfinite(result) if op == "sum" else np.zeros(0)
+    return int(np.sum(np.isnan(result))), int(np.sum(overflows))
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")
