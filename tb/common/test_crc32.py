@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
-"""crc32: every message, split into beats with byte enables (holes allowed), gives zlib.crc32."""
+"""crc32: every message, split into beats with byte enables (holes before and after it), gives zlib.crc32."""
 
 import zlib
 
@@ -26,18 +26,23 @@ class TB:
         await start_clock_and_reset(self.dut.clk, self.dut.rst)
 
     def beats(self, rng, message: bytes, holes: bool) -> tuple[list[tuple[int, int]], bytes]:
-        """Split into (data, keep) beats; with holes, some lanes carry junk with keep low.
-        Returns the beats and the bytes that the CRC must cover."""
-        beats, covered, position = [], bytearray(), 0
-        while position < len(message) or not beats:
+        """Split into (data, keep) beats, lanes past the message carrying junk with keep low; with
+        holes, junk lanes (whole beats, sometimes) before and after the message as well: the one
+        run of enabled bytes a message may have. Returns the beats and the bytes the CRC covers."""
+        leading = rng.randint(0, 2 * self.bytes_per_beat) if holes else 0
+        trailing_beats = rng.randint(0, 2) if holes else 0
+        lanes_used = leading + len(message)
+        beat_count = max(1, -(-lanes_used // self.bytes_per_beat)) + trailing_beats
+        beats, covered = [], bytearray()
+        for beat in range(beat_count):
             lanes = bytearray(rng.randbytes(self.bytes_per_beat))
             keep = 0
             for lane in range(self.bytes_per_beat):
-                if position < len(message) and not (holes and rng.random() < 0.25):
+                position = beat * self.bytes_per_beat + lane - leading
+                if 0 <= position < len(message):
                     lanes[lane] = message[position]
                     keep |= 1 << lane
                     covered.append(message[position])
-                    position += 1
             beats.append((int.from_bytes(lanes, "little"), keep))
         return beats, bytes(covered)
 
