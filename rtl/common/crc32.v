@@ -186,7 +186,7 @@ function [KEEP_WIDTH-1:0] trailing_count_lanes(input integer count_bit);
     begin
         for (lane_index = 0; lane_index < KEEP_WIDTH; lane_index = lane_index + 1) begin
             holes = KEEP_WIDTH - 1 - lane_index;
-            trailing_count_lanes[lane_index] = holes[count_bit];
+            trailing_count_lanes[lane_index] = (holes >> count_bit) % 2 != 0;
         end
     end
 endfunction

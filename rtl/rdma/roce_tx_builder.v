@@ -111,26 +111,20 @@ wire [7:0]  padded_length_in_last_beat = {1'b0, padded_last_beat_offset} + 8'd1;
 wire [15:0] udp_length = 16'd8 + {10'd0, transport_header_bytes} + {3'd0, s_hdr_payload_bytes} + {14'd0, pad_count} + 16'd4;
 wire [15:0] ip_total_length = 16'd20 + udp_length;
 
-function [15:0] ones_complement_add(input [15:0] a, input [15:0] b);
-    reg [16:0] sum;
-    begin
-        sum = {1'b0, a} + {1'b0, b};
-        ones_complement_add = sum[15:0] + {15'd0, sum[16]};
-    end
-endfunction
-
-reg [15:0] ip_checksum;
-always @* begin
-    ip_checksum = 16'h4500 | {8'd0, s_hdr_ip_tos};
-    ip_checksum = ones_complement_add(ip_checksum, ip_total_length);
-    ip_checksum = ones_complement_add(ip_checksum, 16'h4000);              // flags: don't fragment
-    ip_checksum = ones_complement_add(ip_checksum, {s_hdr_ip_ttl, 8'd17});  // TTL, protocol UDP
-    ip_checksum = ones_complement_add(ip_checksum, s_hdr_ip_source[31:16]);
-    ip_checksum = ones_complement_add(ip_checksum, s_hdr_ip_source[15:0]);
-    ip_checksum = ones_complement_add(ip_checksum, s_hdr_ip_dest[31:16]);
-    ip_checksum = ones_complement_add(ip_checksum, s_hdr_ip_dest[15:0]);
-    ip_checksum = ~ip_checksum;
-end
+// The IPv4 header checksum: the one's complement of the one's complement sum of the header's
+// 16-bit words. That sum is taken as one plain sum of every word (the total length's parts
+// included), its carries then folded back in twice: the same value as adding word by word with
+// end-around carries, but a single adder tree instead of seven chained adders.
+wire [20:0] ip_word_sum = {5'd0, 16'h4500 | {8'd0, s_hdr_ip_tos}}
+                        + 21'd20 + 21'd8 + 21'd4 + {15'd0, transport_header_bytes}   // total length
+                        + {8'd0, s_hdr_payload_bytes} + {19'd0, pad_count}
+                        + 21'h4000                                                   // flags: don't fragment
+                        + {5'd0, s_hdr_ip_ttl, 8'd17}                                // TTL, protocol UDP
+                        + {5'd0, s_hdr_ip_source[31:16]} + {5'd0, s_hdr_ip_source[15:0]}
+                        + {5'd0, s_hdr_ip_dest[31:16]} + {5'd0, s_hdr_ip_dest[15:0]};
+wire [16:0] ip_sum_folded_once = {1'b0, ip_word_sum[15:0]} + {12'd0, ip_word_sum[20:16]};
+wire [15:0] ip_sum_folded = ip_sum_folded_once[15:0] + {15'd0, ip_sum_folded_once[16]};
+wire [15:0] ip_checksum = ~ip_sum_folded;
 
 // Headers most significant byte first, as they go on the wire; extension headers left-aligned,
 // zero past the header's end
