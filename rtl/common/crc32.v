@@ -49,14 +49,14 @@ initial begin
 end
 
 // One step of the bit-serial definition with a zero data bit
-function [31:0] step(input [31:0] state);
-    step = (state >> 1) ^ (state[0] ? POLYNOMIAL_REFLECTED : 32'd0);
+function [31:0] step(input [31:0] value);
+    step = (value >> 1) ^ (value[0] ? POLYNOMIAL_REFLECTED : 32'd0);
 endfunction
 
-function [31:0] fold_zero_bytes(input [31:0] state, input integer count);
+function [31:0] fold_zero_bytes(input [31:0] value, input integer count);
     integer bit_index;
     begin
-        fold_zero_bytes = state;
+        fold_zero_bytes = value;
         for (bit_index = 0; bit_index < 8 * count; bit_index = bit_index + 1) begin
             fold_zero_bytes = step(fold_zero_bytes);
         end
@@ -65,10 +65,10 @@ endfunction
 
 // The state before a zero byte, from the state after it: a step shifts right and xors in the
 // polynomial (bit 31 set) when bit 0 was one, so bit 31 afterwards tells which it did
-function [31:0] unfold_zero_byte(input [31:0] state);
+function [31:0] unfold_zero_byte(input [31:0] value);
     integer bit_index;
     begin
-        unfold_zero_byte = state;
+        unfold_zero_byte = value;
         for (bit_index = 0; bit_index < 8; bit_index = bit_index + 1) begin
             unfold_zero_byte = {unfold_zero_byte[30:0] ^ (unfold_zero_byte[31] ? POLYNOMIAL_REFLECTED[30:0] : 31'd0),
                                 unfold_zero_byte[31]};
