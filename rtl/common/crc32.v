@@ -130,29 +130,17 @@ function [32*KEEP_WIDTH-1:0] run_start_states(input integer unused);
     end
 endfunction
 
-// Entry 32*z + i: state bit i alone, with z zero bytes unfolded
-function [32*32*KEEP_WIDTH-1:0] unfold_columns(input integer unused);
+// Entry z: which state bits make up bit `state_bit` once z zero bytes are unfolded
+function [32*KEEP_WIDTH-1:0] unfold_masks(input integer state_bit);
     integer zeros, source_bit;
     reg [31:0] effect;
     begin
         for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
             effect = 32'd1 << source_bit;
             for (zeros = 0; zeros < KEEP_WIDTH; zeros = zeros + 1) begin
-                unfold_columns[32*(32*zeros + source_bit) +: 32] = effect;
+                unfold_masks[32*zeros + source_bit] = (effect >> state_bit) % 2 != 0;
                 effect = unfold_zero_byte(effect);
             end
-        end
-    end
-endfunction
-
-localparam [32*32*KEEP_WIDTH-1:0] UNFOLD_COLUMNS = unfold_columns(0);
-
-// Entry z: which state bits make up bit `state_bit` once z zero bytes are unfolded
-function [32*KEEP_WIDTH-1:0] unfold_masks(input integer state_bit);
-    integer entry;
-    begin
-        for (entry = 0; entry < 32 * KEEP_WIDTH; entry = entry + 1) begin
-            unfold_masks[entry] = UNFOLD_COLUMNS[32*entry + state_bit];
         end
     end
 endfunction
