@@ -80,72 +80,59 @@ endfunction
 // XOR of the data and state bits in its masks. Data bit j enters as the polynomial xored in at
 // step j, then steps through the beat's remaining bits. State bit i meets the feedback at step
 // i, as data bit i does: folding the state is folding it xored into the beat's first 32 bits
-// (only a beat narrower than the state steps the rest of it through on their own).
-function [32*DATA_WIDTH-1:0] data_columns(input integer unused);
+// (only a beat narrower than the state steps the rest of it through on their own). Every mask
+// is computed for its one state bit by walking the steps, never read out of a wide table by a
+// moving index: simulators evaluate such reads bit by bit at elaboration, seconds per instance.
+function [DATA_WIDTH-1:0] data_mask(input integer state_bit);
     integer data_bit;
     reg [31:0] effect;
     begin
         effect = POLYNOMIAL_REFLECTED;
         for (data_bit = DATA_WIDTH - 1; data_bit >= 0; data_bit = data_bit - 1) begin
-            data_columns[32*data_bit +: 32] = effect;
+            data_mask[data_bit] = (effect >> state_bit) % 2 != 0;
             effect = step(effect);
-        end
-    end
-endfunction
-
-localparam [32*DATA_WIDTH-1:0] DATA_COLUMNS = data_columns(0);
-
-function [DATA_WIDTH-1:0] data_mask(input integer state_bit);
-    integer data_bit;
-    begin
-        for (data_bit = 0; data_bit < DATA_WIDTH; data_bit = data_bit + 1) begin
-            data_mask[data_bit] = DATA_COLUMNS[32*data_bit + state_bit];
         end
     end
 endfunction
 
 function [31:0] state_mask(input integer state_bit);
     integer source_bit;
+    reg [DATA_WIDTH-1:0] data_bits;
     reg [31:0] effect;
     begin
+        data_bits = data_mask(state_bit);
         for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
             if (source_bit < DATA_WIDTH) begin
-                state_mask[source_bit] = DATA_COLUMNS[32*source_bit + state_bit];
+                state_mask[source_bit] = data_bits[source_bit];
             end else begin
                 effect = fold_zero_bytes(32'd1 << source_bit, KEEP_WIDTH);
-                state_mask[source_bit] = effect[state_bit];
+                state_mask[source_bit] = (effect >> state_bit) % 2 != 0;
             end
         end
     end
 endfunction
 
-// For a run that begins after `holes` leading holes, entry `holes`: the initial state folded
-// through the beat's remaining width of zero bytes (the data term adds the run's bytes)
-function [32*KEEP_WIDTH-1:0] run_start_states(input integer unused);
-    integer holes;
-    begin
-        for (holes = 0; holes < KEEP_WIDTH; holes = holes + 1) begin
-            run_start_states[32*holes +: 32] = fold_zero_bytes(INITIAL_STATE, KEEP_WIDTH - holes);
-        end
-    end
-endfunction
-
-// Entry z: which state bits make up bit `state_bit` once z zero bytes are unfolded
+// Entry z: which state bits make up bit `state_bit` once z zero bytes are unfolded, row
+// `state_bit` of the z-th power of one byte's unfold. Each row is the last times that matrix:
+// bit j of it is the parity of the last row against column j, the unfold of state bit j alone.
 function [32*KEEP_WIDTH-1:0] unfold_masks(input integer state_bit);
     integer zeros, source_bit;
-    reg [31:0] effect;
+    reg [32*32-1:0] one_byte_columns;
+    reg [31:0] row, next_row;
     begin
         for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
-            effect = 32'd1 << source_bit;
-            for (zeros = 0; zeros < KEEP_WIDTH; zeros = zeros + 1) begin
-                unfold_masks[32*zeros + source_bit] = (effect >> state_bit) % 2 != 0;
-                effect = unfold_zero_byte(effect);
+            one_byte_columns[32*source_bit +: 32] = unfold_zero_byte(32'd1 << source_bit);
+        end
+        row = 32'd1 << state_bit;
+        for (zeros = 0; zeros < KEEP_WIDTH; zeros = zeros + 1) begin
+            unfold_masks[32*zeros +: 32] = row;
+            for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
+                next_row[source_bit] = ^(row & one_byte_columns[32*source_bit +: 32]);
             end
+            row = next_row;
         end
     end
 endfunction
-
-localparam [32*KEEP_WIDTH-1:0] RUN_START_STATES = run_start_states(0);
 
 reg  [31:0]            state;
 reg  [INDEX_WIDTH-1:0] trailing_holes;   // zero bytes folded after the run's last byte
@@ -158,12 +145,17 @@ wire [KEEP_WIDTH-1:0] run_begins = keep & ~(keep << 1);
 wire [KEEP_WIDTH-1:0] run_ends = keep & ~(keep >> 1);
 wire                  any_enabled = |keep;
 
-// Lanes whose run start state has bit `state_bit` set
+// Lanes whose run start state has bit `state_bit` set. A run that begins after `holes` leading
+// holes starts from the initial state folded through the beat's remaining width of zero bytes
+// (the data term adds the run's bytes): one more zero byte for each lane nearer the beat's start.
 function [KEEP_WIDTH-1:0] start_state_lanes(input integer state_bit);
-    integer lane_index;
+    integer holes;
+    reg [31:0] start_state;
     begin
-        for (lane_index = 0; lane_index < KEEP_WIDTH; lane_index = lane_index + 1) begin
-            start_state_lanes[lane_index] = RUN_START_STATES[32*lane_index + state_bit];
+        start_state = INITIAL_STATE;
+        for (holes = KEEP_WIDTH - 1; holes >= 0; holes = holes - 1) begin
+            start_state = fold_zero_bytes(start_state, 1);
+            start_state_lanes[holes] = (start_state >> state_bit) % 2 != 0;
         end
     end
 endfunction
