@@ -48,30 +48,14 @@ initial begin
     end
 end
 
-// One step of the bit-serial definition with a zero data bit
-function [31:0] step(input [31:0] value);
-    step = (value >> 1) ^ (value[0] ? POLYNOMIAL_REFLECTED : 32'd0);
-endfunction
-
+// Steps of the bit-serial definition with a zero data bit (each written out where it is used:
+// a shift right, and the polynomial xored in when the bit shifted out was one)
 function [31:0] fold_zero_bytes(input [31:0] value, input integer count);
     integer bit_index;
     begin
         fold_zero_bytes = value;
         for (bit_index = 0; bit_index < 8 * count; bit_index = bit_index + 1) begin
-            fold_zero_bytes = step(fold_zero_bytes);
-        end
-    end
-endfunction
-
-// The state before a zero byte, from the state after it: a step shifts right and xors in the
-// polynomial (bit 31 set) when bit 0 was one, so bit 31 afterwards tells which it did
-function [31:0] unfold_zero_byte(input [31:0] value);
-    integer bit_index;
-    begin
-        unfold_zero_byte = value;
-        for (bit_index = 0; bit_index < 8; bit_index = bit_index + 1) begin
-            unfold_zero_byte = {unfold_zero_byte[30:0] ^ (unfold_zero_byte[31] ? POLYNOMIAL_REFLECTED[30:0] : 31'd0),
-                                unfold_zero_byte[31]};
+            fold_zero_bytes = (fold_zero_bytes >> 1) ^ ({32{fold_zero_bytes[0]}} & POLYNOMIAL_REFLECTED);
         end
     end
 endfunction
@@ -80,9 +64,10 @@ endfunction
 // XOR of the data and state bits in its masks. Data bit j enters as the polynomial xored in at
 // step j, then steps through the beat's remaining bits. State bit i meets the feedback at step
 // i, as data bit i does: folding the state is folding it xored into the beat's first 32 bits
-// (only a beat narrower than the state steps the rest of it through on their own). Every mask
-// is computed for its one state bit by walking the steps, never read out of a wide table by a
-// moving index: simulators evaluate such reads bit by bit at elaboration, seconds per instance.
+// (only a beat narrower than the state steps the rest of it through on their own). Masks are
+// walked step by step with the step written out, or computed a whole matrix at a time: Yosys
+// evaluates constant functions statement by statement, and a call or a read out of a wide
+// table in an inner loop made one 512-bit instance take minutes to elaborate.
 function [DATA_WIDTH-1:0] data_mask(input integer state_bit);
     integer data_bit;
     reg [31:0] effect;
@@ -90,17 +75,15 @@ function [DATA_WIDTH-1:0] data_mask(input integer state_bit);
         effect = POLYNOMIAL_REFLECTED;
         for (data_bit = DATA_WIDTH - 1; data_bit >= 0; data_bit = data_bit - 1) begin
             data_mask[data_bit] = (effect >> state_bit) % 2 != 0;
-            effect = step(effect);
+            effect = (effect >> 1) ^ ({32{effect[0]}} & POLYNOMIAL_REFLECTED);
         end
     end
 endfunction
 
-function [31:0] state_mask(input integer state_bit);
+function [31:0] state_mask(input integer state_bit, input [DATA_WIDTH-1:0] data_bits);
     integer source_bit;
-    reg [DATA_WIDTH-1:0] data_bits;
     reg [31:0] effect;
     begin
-        data_bits = data_mask(state_bit);
         for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
             if (source_bit < DATA_WIDTH) begin
                 state_mask[source_bit] = data_bits[source_bit];
@@ -112,27 +95,41 @@ function [31:0] state_mask(input integer state_bit);
     end
 endfunction
 
-// Entry z: which state bits make up bit `state_bit` once z zero bytes are unfolded, row
-// `state_bit` of the z-th power of one byte's unfold. Each row is the last times that matrix:
-// bit j of it is the parity of the last row against column j, the unfold of state bit j alone.
-function [32*KEEP_WIDTH-1:0] unfold_masks(input integer state_bit);
-    integer zeros, source_bit;
-    reg [32*32-1:0] one_byte_columns;
-    reg [31:0] row, next_row;
+// Matrix z (1024 bits, row i at bits 32i up) takes a state back through z zero bytes: bit i of
+// the result is the parity of the state against row i. One bit's unfold, the inverse of a step
+// (a step shifts right and xors in the polynomial, bit 31 set, when bit 0 was one, so bit 31
+// afterwards tells which it did), sends bit 31 to bit 0 and bit i-1 to bit i, with bit 31 where
+// the polynomial has bit i-1. Applied to every column of a matrix at once, that moves its rows
+// up one, row 31 to row 0, and xors row 31 into the rows the polynomial selects.
+function [32*32-1:0] polynomial_rows(input integer unused);
+    integer row_index;
     begin
-        for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
-            one_byte_columns[32*source_bit +: 32] = unfold_zero_byte(32'd1 << source_bit);
-        end
-        row = 32'd1 << state_bit;
-        for (zeros = 0; zeros < KEEP_WIDTH; zeros = zeros + 1) begin
-            unfold_masks[32*zeros +: 32] = row;
-            for (source_bit = 0; source_bit < 32; source_bit = source_bit + 1) begin
-                next_row[source_bit] = ^(row & one_byte_columns[32*source_bit +: 32]);
-            end
-            row = next_row;
+        polynomial_rows = {32*32{1'b0}};
+        for (row_index = 1; row_index < 32; row_index = row_index + 1) begin
+            polynomial_rows[32*row_index +: 32] = {32{POLYNOMIAL_REFLECTED[row_index - 1]}};
         end
     end
 endfunction
+
+localparam [32*32-1:0] POLYNOMIAL_ROWS = polynomial_rows(0);
+
+function [32*32*KEEP_WIDTH-1:0] unfold_matrices(input integer unused);
+    integer zeros, row_index, bit_index;
+    reg [32*32-1:0] matrix;
+    begin
+        for (row_index = 0; row_index < 32; row_index = row_index + 1) begin
+            matrix[32*row_index +: 32] = 32'd1 << row_index;
+        end
+        for (zeros = 0; zeros < KEEP_WIDTH; zeros = zeros + 1) begin
+            unfold_matrices[32*32*zeros +: 32*32] = matrix;
+            for (bit_index = 0; bit_index < 8; bit_index = bit_index + 1) begin
+                matrix = {matrix[32*31-1:0], matrix[32*31 +: 32]} ^ ({32{matrix[32*31 +: 32]}} & POLYNOMIAL_ROWS);
+            end
+        end
+    end
+endfunction
+
+localparam [32*32*KEEP_WIDTH-1:0] UNFOLD_MATRICES = unfold_matrices(0);
 
 reg  [31:0]            state;
 reg  [INDEX_WIDTH-1:0] trailing_holes;   // zero bytes folded after the run's last byte
@@ -145,17 +142,31 @@ wire [KEEP_WIDTH-1:0] run_begins = keep & ~(keep << 1);
 wire [KEEP_WIDTH-1:0] run_ends = keep & ~(keep >> 1);
 wire                  any_enabled = |keep;
 
-// Lanes whose run start state has bit `state_bit` set. A run that begins after `holes` leading
-// holes starts from the initial state folded through the beat's remaining width of zero bytes
-// (the data term adds the run's bytes): one more zero byte for each lane nearer the beat's start.
-function [KEEP_WIDTH-1:0] start_state_lanes(input integer state_bit);
-    integer holes;
+// Entry `holes`: the state a run that begins after that many leading holes starts from, the
+// initial state folded through the beat's remaining width of zero bytes (the data term adds the
+// run's bytes); one more zero byte for each lane nearer the beat's start
+function [32*KEEP_WIDTH-1:0] run_start_states(input integer unused);
+    integer holes, bit_index;
     reg [31:0] start_state;
     begin
         start_state = INITIAL_STATE;
         for (holes = KEEP_WIDTH - 1; holes >= 0; holes = holes - 1) begin
-            start_state = fold_zero_bytes(start_state, 1);
-            start_state_lanes[holes] = (start_state >> state_bit) % 2 != 0;
+            for (bit_index = 0; bit_index < 8; bit_index = bit_index + 1) begin
+                start_state = (start_state >> 1) ^ ({32{start_state[0]}} & POLYNOMIAL_REFLECTED);
+            end
+            run_start_states[32*holes +: 32] = start_state;
+        end
+    end
+endfunction
+
+localparam [32*KEEP_WIDTH-1:0] RUN_START_STATES = run_start_states(0);
+
+// Lanes whose run start state has bit `state_bit` set
+function [KEEP_WIDTH-1:0] start_state_lanes(input integer state_bit);
+    integer lane_index;
+    begin
+        for (lane_index = 0; lane_index < KEEP_WIDTH; lane_index = lane_index + 1) begin
+            start_state_lanes[lane_index] = RUN_START_STATES[32*lane_index + state_bit];
         end
     end
 endfunction
@@ -193,19 +204,19 @@ wire        starts_run = start || !run_open;
 wire [31:0] state_in = starts_run ? 32'd0 : state;
 wire [31:0] folded;
 // The state with the trailing zero bytes unfolded, read by the output
-wire [31:0] unfolded_state;
+wire [32*32-1:0] unfold_matrix = UNFOLD_MATRICES[32*32*trailing_holes +: 32*32];
+wire [31:0]      unfolded_state;
 
 genvar state_bit;
 generate
     for (state_bit = 0; state_bit < 32; state_bit = state_bit + 1) begin : fold
         localparam [DATA_WIDTH-1:0] DATA_MASK = data_mask(state_bit);
-        localparam [31:0] STATE_MASK = state_mask(state_bit);
-        localparam [32*KEEP_WIDTH-1:0] UNFOLD_MASKS = unfold_masks(state_bit);
+        localparam [31:0] STATE_MASK = state_mask(state_bit, DATA_MASK);
         localparam [KEEP_WIDTH-1:0] START_LANES = start_state_lanes(state_bit);
         assign run_start_state[state_bit] = |(run_begins & START_LANES);
         assign folded[state_bit] = ^(enabled_data & DATA_MASK) ^ ^(state_in & STATE_MASK)
                                 ^ (starts_run & run_start_state[state_bit]);
-        assign unfolded_state[state_bit] = ^(state & UNFOLD_MASKS[32*trailing_holes +: 32]);
+        assign unfolded_state[state_bit] = ^(state & unfold_matrix[32*state_bit +: 32]);
     end
 endgenerate
 
