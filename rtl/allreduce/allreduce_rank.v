@@ -242,13 +242,13 @@ function [7:0] count_ones(input [KEEP_WIDTH-1:0] bits);
 endfunction
 
 wire send_beat = m_axis_tx_tvalid && m_axis_tx_tready;
-wire [63:0] send_bytes = {56'd0, count_ones(m_axis_tx_tkeep)};
+// The bytes of the beat sent last cycle, by phase (zero when none was): the popcount of a
+// 64-byte keep and the 64-bit counter's carry chain in one cycle were the rank's longest path
+reg [7:0] reduce_scatter_beat_bytes, all_gather_beat_bytes;
 
 always @(posedge clk) begin
     if (busy) begin
         collective_cycles <= collective_cycles + 1;
-        if (send_beat && !all_gather) reduce_scatter_bytes <= reduce_scatter_bytes + send_bytes;
-        if (send_beat && all_gather) all_gather_bytes <= all_gather_bytes + send_bytes;
         if (m_axis_tx_tvalid && !m_axis_tx_tready) send_backpressure_cycles <= send_backpressure_cycles + 1;
         if (reducer_beat) reducer_beats <= reducer_beats + 1;
         if (reducer_starved) reducer_starved_cycles <= reducer_starved_cycles + 1;
@@ -263,8 +263,13 @@ always @(posedge clk) begin
             done <= 1'b1;
         end
     end
-    // Not gated by busy: the reducer counts a beat's elements two cycles after the beat, which
-    // for the last beat can be after busy falls (a count is zero outside a collective)
+    reduce_scatter_beat_bytes <= busy && send_beat && !all_gather ? count_ones(m_axis_tx_tkeep) : 8'd0;
+    all_gather_beat_bytes <= busy && send_beat && all_gather ? count_ones(m_axis_tx_tkeep) : 8'd0;
+    // Not gated by busy: a beat's bytes are counted a cycle after it, and the reducer counts its
+    // elements two cycles after it, which for the last beat can be after busy falls (a count is
+    // zero outside a collective)
+    reduce_scatter_bytes <= reduce_scatter_bytes + {56'd0, reduce_scatter_beat_bytes};
+    all_gather_bytes <= all_gather_bytes + {56'd0, all_gather_beat_bytes};
     nan_elements <= nan_elements + {56'd0, nan_event};
     overflow_elements <= overflow_elements + {56'd0, overflow_event};
     if (launch) begin
@@ -306,6 +311,8 @@ always @(posedge clk) begin
     end
 
     if (rst || clear_request) begin
+        reduce_scatter_beat_bytes <= 8'd0;
+        all_gather_beat_bytes <= 8'd0;
         config_error <= 1'b0;
         ring_error <= 1'b0;
         length_error <= 1'b0;

@@ -209,7 +209,7 @@ wire clearing = !cfg_qp_ready;
 reg        mr_valid [0:MR_COUNT-1];
 reg [31:0] mr_rkey [0:MR_COUNT-1];
 reg [63:0] mr_base [0:MR_COUNT-1];
-reg [31:0] mr_length [0:MR_COUNT-1];
+reg [64:0] mr_end [0:MR_COUNT-1];  // base + length, added once when the region is set
 reg        mr_remote_write [0:MR_COUNT-1];
 reg        mr_remote_read [0:MR_COUNT-1];
 
@@ -219,7 +219,7 @@ always @(posedge clk) begin
         mr_valid[cfg_mr_index] <= cfg_mr_valid;
         mr_rkey[cfg_mr_index] <= cfg_mr_rkey;
         mr_base[cfg_mr_index] <= cfg_mr_base;
-        mr_length[cfg_mr_index] <= cfg_mr_length;
+        mr_end[cfg_mr_index] <= {1'b0, cfg_mr_base} + {33'd0, cfg_mr_length};
         mr_remote_write[cfg_mr_index] <= cfg_mr_remote_write;
         mr_remote_read[cfg_mr_index] <= cfg_mr_remote_read;
     end
@@ -386,14 +386,22 @@ wire message_open = write_open || receive_open;
 wire opcode_out_of_sequence = psn_in_order && ((starts_message && message_open)
                            || (is_send_continue && !receive_open) || (is_write_continue && !write_open));
 
-// Key and range check against the region the R_Key names
-wire [MR_INDEX_WIDTH-1:0] mr_index = request_rkey[MR_INDEX_WIDTH-1:0];
-wire [64:0] request_end = {1'b0, request_va} + {33'd0, request_length};
-wire [64:0] region_end = {1'b0, mr_base[mr_index]} + {33'd0, mr_length[mr_index]};
-wire        key_and_range_ok = mr_valid[mr_index] && mr_rkey[mr_index] == request_rkey
-                            && request_va >= mr_base[mr_index] && request_end <= region_end;
-wire        access_ok = request_length == 32'd0
-                     || (key_and_range_ok && (is_read ? mr_remote_read[mr_index] : mr_remote_write[mr_index]));
+// Key and range check against the region the R_Key names, over three cycles so no 64-bit carry
+// chain sits behind another or in front of the decision (the engine's longest path at 512 bits
+// was an add, a compare and the decision in one cycle): the request's end and its region's entry
+// are registered as the header is taken, compared in the lookup cycle, and the decision reads
+// one registered bit.
+reg [64:0] request_end;
+reg        request_mr_valid, request_mr_remote_read, request_mr_remote_write;
+reg [31:0] request_mr_rkey;
+reg [63:0] request_mr_base;
+reg [64:0] request_mr_end;
+reg        access_ok;
+wire [MR_INDEX_WIDTH-1:0] header_mr_index = s_hdr_reth_rkey[MR_INDEX_WIDTH-1:0];
+wire key_and_range_ok = request_mr_valid && request_mr_rkey == request_rkey
+                     && request_va >= request_mr_base && request_end <= request_mr_end;
+wire access_allowed = request_length == 32'd0
+                   || (key_and_range_ok && (is_read ? request_mr_remote_read : request_mr_remote_write));
 
 // READ responses: one packet per PMTU of the requested length (one empty ONLY for length 0)
 reg [31:0] read_bytes_left;
@@ -558,6 +566,13 @@ always @(posedge clk) begin
                 request_va <= s_hdr_reth_va;
                 request_rkey <= s_hdr_reth_rkey;
                 request_length <= s_hdr_reth_length;
+                request_end <= {1'b0, s_hdr_reth_va} + {33'd0, s_hdr_reth_length};
+                request_mr_valid <= mr_valid[header_mr_index];
+                request_mr_rkey <= mr_rkey[header_mr_index];
+                request_mr_base <= mr_base[header_mr_index];
+                request_mr_end <= mr_end[header_mr_index];
+                request_mr_remote_read <= mr_remote_read[header_mr_index];
+                request_mr_remote_write <= mr_remote_write[header_mr_index];
                 request_immdt <= s_hdr_immdt;
                 request_payload_bytes <= s_hdr_payload_bytes;
                 rq_producer <= rq_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
@@ -585,6 +600,7 @@ always @(posedge clk) begin
         S_LOOKUP: begin
             {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length, rq_consumer,
              receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes} <= state_read;
+            access_ok <= access_allowed;
             state <= flush_job ? S_FLUSH_NEXT : failure_job ? S_READ_FAILED : S_DECIDE;
         end
         S_DECIDE: begin
