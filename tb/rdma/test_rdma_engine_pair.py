@@ -25,13 +25,19 @@ from dpuv.tb.testbench import CLOCK_PERIOD_NS, pauses, quiet, start_clock_and_re
 from rdma_engine_bench import check_with_scapy
 
 PMTU = 1024
-MEMORY_BYTES = 0x40000
+# Each area holds its worst case, whatever the seed draws: MAX_REQUESTS requests of MAX_LENGTH
+# bytes each, with the gaps random_work leaves (a seed once drew 22 SENDs and WRITEs with
+# immediate of 30 requests, more receive buffers than the area held)
+MAX_REQUESTS, MAX_LENGTH = 30, 3 * PMTU
+MEMORY_BYTES = 0x80000
 SQ_BASE, SQ_LOG_SIZE = 0x1000, 6
 CQ_BASE, CQ_LOG_SIZE = 0x2000, 7
 RQ_BASE, RQ_LOG_SIZE = 0x3000, 6
-LOCAL_BASE, LOCAL_BYTES = 0x4000, 0xC000       # sources of WRITEs and SENDs, destinations of READs
-RECEIVE_BASE, RECEIVE_BYTES = 0x10000, 0x10000  # buffers of the receives posted for the peer's SENDs
-REGION_BASE, REGION_BYTES = 0x20000, 0x20000   # what the other side may WRITE (low half) and READ (high half)
+LOCAL_BASE, LOCAL_BYTES = 0x4000, 0x18000      # sources of WRITEs and SENDs, destinations of READs
+RECEIVE_BASE, RECEIVE_BYTES = 0x1C000, 0x18000  # buffers of the receives posted for the peer's SENDs
+REGION_BASE, REGION_BYTES = 0x40000, 0x40000   # what the other side may WRITE (low half) and READ (high half)
+assert LOCAL_BYTES >= MAX_REQUESTS * (MAX_LENGTH + 9) and RECEIVE_BYTES >= MAX_REQUESTS * MAX_LENGTH
+assert REGION_BYTES // 2 >= MAX_REQUESTS * (MAX_LENGTH + 7) and REGION_BASE + REGION_BYTES <= MEMORY_BYTES
 RKEY = 0x00C0DE05
 TIMEOUT_CODE = 2
 LOOP_CYCLES = 16
@@ -113,6 +119,7 @@ def describe_stall(dut) -> None:
 
 async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: random.Random,
                    limit_cycles: int = 4_000_000) -> tuple[Side, Side]:
+    assert count <= MAX_REQUESTS and max_length <= MAX_LENGTH, "the memory map is sized for MAX_REQUESTS of MAX_LENGTH"
     # The stream sources drive their valid low before the reset ends (Icarus would otherwise count
     # the undriven inputs into the receive counters as X)
     a = Side(dut, "a", Endpoint("02:00:00:00:00:0a", "10.0.1.1", 0xC00A), 0x11, rng)
@@ -191,7 +198,7 @@ async def run_pair(dut, wire: WireConfig, count: int, max_length: int, rng: rand
 @cocotb.test(timeout_time=200, timeout_unit="us")
 async def two_engines_exchange_writes_reads_and_sends_both_ways(dut):
     rng = test_rng("clean")
-    a, b = await run_pair(dut, WireConfig(latency_ns=200), 30, 3 * PMTU, rng)
+    a, b = await run_pair(dut, WireConfig(latency_ns=200), MAX_REQUESTS, MAX_LENGTH, rng)
     for side in (a, b):
         events = await rdma.read_counters(side.registers)
         assert events["retransmits"] == 0 and events["completion_errors"] == 0, events
