@@ -14,14 +14,20 @@ def _point(file: str, line: int, page: str, what: str, hierarchy: str, count: in
     fields = {"f": str(ROOT / file), "l": str(line), "n": "5", "page": page, "o": what, "h": hierarchy}
     return "C '" + "".join(f"\x01{key}\x02{value}" for key, value in fields.items()) + f"' {count}"
 
+def _line_of(file: str, text: str) -> int:
+    return next(number for number, line in enumerate((ROOT / file).read_text().splitlines(), 1) if text in line)
+
 def test_points_merge_across_instances_and_runs_per_engine(tmp_path):
+    # The port `data` is found where it is declared: whether a toggle point counts among the ports'
+    # and registers' is read from the source line it names
+    data_line = _line_of("rtl/common/crc32.v", "input  wire [DATA_WIDTH-1:0] data,")
     run_a = tmp_path / "runs" / "a" / "coverage.dat"
     run_b = tmp_path / "runs" / "b" / "coverage.dat"
     run_a.parent.mkdir(parents=True)
     run_b.parent.mkdir(parents=True)
     run_a.write_text("# SystemC::Coverage-3\n" + "\n".join([
-        _point("rtl/common/crc32.v", 20, "v_toggle/crc32", "data[0]:0->1", "top.crc_a", 0),
-        _point("rtl/common/crc32.v", 20, "v_toggle/crc32", "data[0]:0->1", "top.crc_b", 3),
+        _point("rtl/common/crc32.v", data_line, "v_toggle/crc32", "data[0]:0->1", "top.crc_a", 0),
+        _point("rtl/common/crc32.v", data_line, "v_toggle/crc32", "data[0]:0->1", "top.crc_b", 3),
         _point("rtl/common/crc32.v", 30, "v_line/crc32", "block", "top.crc_a", 0),
         _point("rtl/rdma/roce_responder.v", 40, "v_branch/roce_responder", "if", "top.rsp", 1),
         _point("tb/common/crc32_wrapper.v", 5, "v_line/wrapper", "block", "top", 0),
@@ -29,7 +35,7 @@ def test_points_merge_across_instances_and_runs_per_engine(tmp_path):
     run_b.write_text(_point("rtl/common/crc32.v", 30, "v_line/crc32", "block", "top.crc_a", 2) + "\n")
     merged = coverage.collect(tmp_path)
     assert merged.files_read == 2
-    # Line 20 declares the input `data`: its toggle counts among the ports' and registers' too
+    # That line declares the input `data`: its toggle counts among the ports' and registers' too
     assert merged.by_engine() == {"common": {"toggle": (1, 1), "port_reg_toggle": (1, 1), "line": (1, 1)},
                                   "rdma": {"branch": (1, 1)}}
     index = coverage.write_html(merged, tmp_path / "report")
