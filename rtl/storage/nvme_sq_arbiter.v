@@ -77,11 +77,13 @@ end
 
 wire [15:0] waiting = pick_sq_tail >= pick_sq_head ? pick_sq_tail - pick_sq_head
                     : pick_sq_tail + pick_sq_size + 16'd1 - pick_sq_head;
-wire [15:0] to_ring_end = pick_sq_size + 16'd1 - pick_sq_head;
+// 17 bits: from the first entry of a 65 536-entry SQ the ring's end is 65 536 entries away (in 16
+// bits that was 0, and such an SQ was never fetched from)
+wire [16:0] to_ring_end = {1'b0, pick_sq_size} + 17'd1 - {1'b0, pick_sq_head};
 wire [15:0] to_page_end = 16'd64 - {10'd0, pick_sq_head[5:0]};
 wire [15:0] cq_room = pick_cq_head > pick_cq_tail ? pick_cq_head - pick_cq_tail - 16'd1
                     : pick_cq_head + pick_cq_size - pick_cq_tail;
-wire [15:0] limit_sq = waiting < to_ring_end ? waiting : to_ring_end;
+wire [15:0] limit_sq = {1'b0, waiting} < to_ring_end ? waiting : to_ring_end[15:0];
 wire [15:0] limit_room = to_page_end < cq_room ? to_page_end : cq_room;
 wire [15:0] limit = limit_sq < limit_room ? limit_sq : limit_room;
 assign pick_count = limit > FETCH_BATCH[15:0] ? FETCH_BATCH[2:0] : limit[2:0];

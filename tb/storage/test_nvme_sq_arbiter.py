@@ -107,6 +107,7 @@ def edge_cases(batch: int):
         (0, 30, 1024, 5, 5, 16),                 # an empty CQ of 16 holds 15
         (0, 30, 1024, 6, 5, 16),                 # the CQ is full
         (65534, 1, 65536, 0, 0, 65536),          # waiting entries wrap; the ring's end comes first
+        (0, 45545, 65536, 2, 2, 16),             # the largest SQ from its first entry: 65 536 to the ring's end
     ]
 
 
