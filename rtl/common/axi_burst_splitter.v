@@ -80,6 +80,16 @@ always @* begin
     end
 end
 
+// The address after a burst that is not its command's last, without adding the burst's length:
+// such a burst ends at the page's end when the page's end comes within MAX_BURST_BEATS (the
+// command has more beats than that), and is MAX_BURST_BEATS long otherwise. Both candidates come
+// straight from the register, so the 64-bit carry chain runs beside the length's compares rather
+// than after them (at 512 bits it was the RDMA engine's longest path).
+wire                  page_end_within_burst = beats_to_page_end <= MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
+wire [ADDR_WIDTH-1:0] next_page_address = {burst_address[ADDR_WIDTH-1:12] + 1'b1, 12'd0};
+localparam [ADDR_WIDTH-1:0] LONGEST_BURST_BYTES = MAX_BURST_BEATS * STRB_WIDTH;
+wire [ADDR_WIDTH-1:0] address_after_longest_burst = burst_address + LONGEST_BURST_BYTES;
+
 always @(posedge clk) begin
     if (m_burst_valid && m_burst_ready) begin
         m_burst_valid <= 1'b0;
@@ -95,7 +105,7 @@ always @(posedge clk) begin
         m_burst_offset <= command_offset;
         m_burst_last <= next_burst_beats == beats_left;
         m_burst_valid <= 1'b1;
-        burst_address <= burst_address + ({{(ADDR_WIDTH-BEAT_COUNT_WIDTH){1'b0}}, next_burst_beats} << OFFSET_WIDTH);
+        burst_address <= page_end_within_burst ? next_page_address : address_after_longest_burst;
         beats_left <= beats_left - next_burst_beats;
         if (next_burst_beats == beats_left) begin
             command_active <= 1'b0;
