@@ -89,20 +89,22 @@ initial begin
 end
 
 localparam [31:0] QUEUE_COUNT = QUEUES;
-// Tables indexed by queue ID (entries past QUEUES-1 are never valid)
+// Tables indexed by queue ID (entries past QUEUES-1 are never valid). Registers, not RAM: every
+// queue's readiness reads its CQ's size, head and tail at once. Yosys is told so (mem2reg): left
+// as memories with some fifty read ports, its resource-sharing pass ran out of memory on them.
 localparam QUEUE_INDEX_WIDTH = $clog2(QUEUES);
 localparam QUEUE_SLOTS = 1 << QUEUE_INDEX_WIDTH;
 reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
-reg [63:0]                  io_cq_base [0:QUEUE_SLOTS-1];
-reg [63:0]                  io_sq_base [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_size [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_sq_size [0:QUEUE_SLOTS-1];
-reg [QUEUE_INDEX_WIDTH-1:0] io_sq_cqid [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_vector [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_sq_tail [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
-reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [63:0]                  io_cq_base [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [63:0]                  io_sq_base [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_cq_size [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_sq_size [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [QUEUE_INDEX_WIDTH-1:0] io_sq_cqid [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_cq_vector [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_sq_tail [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
 reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 
 // ---- Lookups ----
