@@ -45,6 +45,7 @@ localparam STRB_WIDTH = DATA_WIDTH / 8;
 localparam OFFSET_WIDTH = $clog2(STRB_WIDTH);
 localparam BEAT_COUNT_WIDTH = LEN_WIDTH + 1;
 localparam PAGE_BEATS = 4096 / STRB_WIDTH;
+localparam PAGE_OFFSET_WIDTH = 12 - OFFSET_WIDTH;    // a beat's index within its 4 KiB page
 
 initial begin
     if (DATA_WIDTH < 32 || DATA_WIDTH > 1024 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin
@@ -61,34 +62,43 @@ reg                        command_active;
 reg [ADDR_WIDTH-1:0]       burst_address;
 reg [OFFSET_WIDTH-1:0]     command_offset;
 reg [BEAT_COUNT_WIDTH-1:0] beats_left;
+reg [BEAT_COUNT_WIDTH-1:0] burst_limit;
 
 assign s_cmd_ready = !command_active;
 assign cmd_offset = s_cmd_addr[OFFSET_WIDTH-1:0];
 assign cmd_beats = ({1'b0, s_cmd_len} + {{(BEAT_COUNT_WIDTH-OFFSET_WIDTH){1'b0}}, cmd_offset}
                     + STRB_WIDTH[BEAT_COUNT_WIDTH-1:0] - 1'b1) >> OFFSET_WIDTH;
 
-wire [BEAT_COUNT_WIDTH-1:0] beats_to_page_end =
-    PAGE_BEATS[BEAT_COUNT_WIDTH-1:0] - {{(BEAT_COUNT_WIDTH-12+OFFSET_WIDTH){1'b0}}, burst_address[11:OFFSET_WIDTH]};
-reg  [BEAT_COUNT_WIDTH-1:0] next_burst_beats;
-always @* begin
-    next_burst_beats = beats_left;
-    if (next_burst_beats > beats_to_page_end) begin
-        next_burst_beats = beats_to_page_end;
-    end
-    if (next_burst_beats > MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0]) begin
-        next_burst_beats = MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
-    end
-end
+function [BEAT_COUNT_WIDTH-1:0] beats_to_page_end(input [PAGE_OFFSET_WIDTH-1:0] page_offset_beats);
+    beats_to_page_end = PAGE_BEATS[BEAT_COUNT_WIDTH-1:0]
+                        - {{(BEAT_COUNT_WIDTH-PAGE_OFFSET_WIDTH){1'b0}}, page_offset_beats};
+endfunction
 
-// The address after a burst that is not its command's last, without adding the burst's length:
-// such a burst ends at the page's end when the page's end comes within MAX_BURST_BEATS (the
-// command has more beats than that), and is MAX_BURST_BEATS long otherwise. Both candidates come
-// straight from the register, so the 64-bit carry chain runs beside the length's compares rather
-// than after them (at 512 bits it was the RDMA engine's longest path).
-wire                  page_end_within_burst = beats_to_page_end <= MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
-wire [ADDR_WIDTH-1:0] next_page_address = {burst_address[ADDR_WIDTH-1:12] + 1'b1, 12'd0};
-localparam [ADDR_WIDTH-1:0] LONGEST_BURST_BYTES = MAX_BURST_BEATS * STRB_WIDTH;
-wire [ADDR_WIDTH-1:0] address_after_longest_burst = burst_address + LONGEST_BURST_BYTES;
+// The longest burst that may start at a beat of a page: to the page's end, MAX_BURST_BEATS at most
+function [BEAT_COUNT_WIDTH-1:0] burst_limit_at(input [PAGE_OFFSET_WIDTH-1:0] page_offset_beats);
+    burst_limit_at = beats_to_page_end(page_offset_beats) > MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0]
+                     ? MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0] : beats_to_page_end(page_offset_beats);
+endfunction
+
+// Each burst is min(beats left, burst_limit), where burst_limit is registered with the address
+// it belongs to: the compare with the beats left, the length's choice and the next address then
+// run side by side in one cycle instead of one after another (at 512 bits the chain of them was
+// the RDMA engine's longest path). A burst that is not its command's last is burst_limit long,
+// so it ends at the page's end when that comes within MAX_BURST_BEATS and is MAX_BURST_BEATS
+// long otherwise: the next address is the next page's first byte or the longest burst on, both
+// straight from the register, and no length is added to it.
+wire [PAGE_OFFSET_WIDTH-1:0] page_offset_beats = burst_address[11:OFFSET_WIDTH];
+wire                         page_end_within_burst =
+    beats_to_page_end(page_offset_beats) <= MAX_BURST_BEATS[BEAT_COUNT_WIDTH-1:0];
+wire [ADDR_WIDTH-1:0]        next_page_address = {burst_address[ADDR_WIDTH-1:12] + 1'b1, 12'd0};
+localparam [ADDR_WIDTH-1:0]  LONGEST_BURST_BYTES = MAX_BURST_BEATS * STRB_WIDTH;
+wire [ADDR_WIDTH-1:0]        address_after_longest_burst = burst_address + LONGEST_BURST_BYTES;
+localparam                   LONGEST_BURST_PAGE_BEATS = MAX_BURST_BEATS % PAGE_BEATS;
+wire [PAGE_OFFSET_WIDTH-1:0] page_offset_after_longest_burst =
+    page_offset_beats + LONGEST_BURST_PAGE_BEATS[PAGE_OFFSET_WIDTH-1:0];
+wire                         burst_is_last = beats_left <= burst_limit;
+// (a last burst's beats_left is within burst_limit, at most 256)
+wire [8:0]                   burst_beats = burst_is_last ? beats_left[8:0] : burst_limit[8:0];
 
 always @(posedge clk) begin
     if (m_burst_valid && m_burst_ready) begin
@@ -98,16 +108,20 @@ always @(posedge clk) begin
         command_active <= 1'b1;
         burst_address <= {s_cmd_addr[ADDR_WIDTH-1:OFFSET_WIDTH], {OFFSET_WIDTH{1'b0}}};
         beats_left <= cmd_beats;
+        burst_limit <= burst_limit_at(s_cmd_addr[11:OFFSET_WIDTH]);
         command_offset <= cmd_offset;
     end else if (command_active && (!m_burst_valid || m_burst_ready)) begin
         m_burst_addr <= burst_address;
-        m_burst_beats <= next_burst_beats[8:0];
+        m_burst_beats <= burst_beats;
         m_burst_offset <= command_offset;
-        m_burst_last <= next_burst_beats == beats_left;
+        m_burst_last <= burst_is_last;
         m_burst_valid <= 1'b1;
+        // What follows matters only when the burst is not the command's last
         burst_address <= page_end_within_burst ? next_page_address : address_after_longest_burst;
-        beats_left <= beats_left - next_burst_beats;
-        if (next_burst_beats == beats_left) begin
+        burst_limit <= page_end_within_burst ? burst_limit_at({PAGE_OFFSET_WIDTH{1'b0}})
+                                             : burst_limit_at(page_offset_after_longest_burst);
+        beats_left <= beats_left - burst_limit;
+        if (burst_is_last) begin
             command_active <= 1'b0;
         end
     end
@@ -119,10 +133,14 @@ end
 
 `ifdef FORMAL
 // For the proof in tb/formal (read_verilog -formal defines FORMAL): while a command is split its
-// address stays beat-aligned and beats remain. Stated here because the harness cannot see inside,
-// and k-induction would otherwise start from a misaligned address no command produces.
+// address stays beat-aligned, beats remain and the burst limit is the address's. Stated here
+// because the harness cannot see inside, and k-induction would otherwise start from a misaligned
+// address, or a limit, no command produces.
 always @(*) begin
-    if (!rst && command_active) assert(burst_address[OFFSET_WIDTH-1:0] == 0 && beats_left != 0);
+    if (!rst && command_active) begin
+        assert(burst_address[OFFSET_WIDTH-1:0] == 0 && beats_left != 0);
+        assert(burst_limit == burst_limit_at(page_offset_beats));
+    end
 end
 `endif
 
