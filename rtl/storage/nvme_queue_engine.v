@@ -146,7 +146,7 @@ reg  [7:0] io_result;
 wire   post_free, drain_pending, posting, cq_full;
 assign io_drain_free = !drain_pending;
 // Entries fetched together: up to FETCH_BATCH of one I/O SQ in one read (contiguous, within a
-// page, no more than its CQ has room for: nvme_sq_arbiter counts them), executed in order before
+// page, no more than its CQ has room for: nvme_queue_table counts them), executed in order before
 // any other queue is served. Four: the requester's read data holds four entries.
 localparam FETCH_BATCH = 4;
 reg  [2:0]    fetch_count;
@@ -216,11 +216,12 @@ reg [QUEUE_INDEX_WIDTH-1:0] current_queue;
 reg [QUEUE_INDEX_WIDTH-1:0] prefetch_queue;
 
 wire [QUEUE_SLOTS-1:0]       sq_ready;
+wire [3*QUEUE_SLOTS-1:0]     sq_fetch_count;
 wire                         io_found;
 wire [QUEUE_INDEX_WIDTH-1:0] io_pick, pick_cq;
 wire [2:0]                   pick_count;
 wire [63:0]                  pick_sq_base;
-wire [15:0]                  pick_sq_head, pick_sq_tail, pick_sq_size, pick_cq_head, pick_cq_tail, pick_cq_size;
+wire [15:0]                  pick_sq_head;
 wire [QUEUE_INDEX_WIDTH-1:0] current_cq;
 wire [15:0]                  current_sq_head;
 wire [63:0]                  current_cq_slot_address;
@@ -319,7 +320,8 @@ wire [QUEUE_INDEX_WIDTH-1:0] sq_head_advance_queue = take_prefetched ? prefetch_
 wire cq_slot_take = io_command_ends || (state == S_POST && post_free && current_queue != {QUEUE_INDEX_WIDTH{1'b0}});
 
 nvme_queue_table #(
-    .QUEUES(QUEUES)
+    .QUEUES(QUEUES),
+    .FETCH_BATCH(FETCH_BATCH)
 ) queue_table_inst (
     .clk(clk), .rst(rst || !enabled),
     .admin_queue_index(admin_queue_index), .admin_sq_cq_index(admin_sq_cq_index),
@@ -331,10 +333,8 @@ nvme_queue_table #(
     .doorbell_valid(doorbell_valid), .doorbell_queue(doorbell_queue), .doorbell_is_cq_head(doorbell_is_cq_head),
     .doorbell_value(doorbell_value),
     .doorbell_io_exists(doorbell_io_exists), .doorbell_io_value_fits(doorbell_io_value_fits),
-    .sq_ready(sq_ready),
-    .pick_queue(io_pick), .pick_cq(pick_cq), .pick_sq_base(pick_sq_base),
-    .pick_sq_head(pick_sq_head), .pick_sq_tail(pick_sq_tail), .pick_sq_size(pick_sq_size),
-    .pick_cq_head(pick_cq_head), .pick_cq_tail(pick_cq_tail), .pick_cq_size(pick_cq_size),
+    .sq_ready(sq_ready), .sq_fetch_count(sq_fetch_count),
+    .pick_queue(io_pick), .pick_cq(pick_cq), .pick_sq_base(pick_sq_base), .pick_sq_head(pick_sq_head),
     .current_queue(current_queue), .current_cq(current_cq), .current_sq_head(current_sq_head),
     .current_cq_slot_address(current_cq_slot_address), .current_cq_phase(current_cq_phase),
     .current_cq_vector(current_cq_vector), .current_cq_interrupts(current_cq_interrupts),
@@ -343,14 +343,11 @@ nvme_queue_table #(
 );
 
 nvme_sq_arbiter #(
-    .QUEUES(QUEUES),
-    .FETCH_BATCH(FETCH_BATCH)
+    .QUEUES(QUEUES)
 ) sq_arbiter_inst (
     .clk(clk), .rst(rst || !enabled),
-    .sq_ready(sq_ready), .found(io_found), .pick(io_pick), .pick_taken(prefetch_starts || idle_fetches_pick),
-    .pick_sq_head(pick_sq_head), .pick_sq_tail(pick_sq_tail), .pick_sq_size(pick_sq_size),
-    .pick_cq_head(pick_cq_head), .pick_cq_tail(pick_cq_tail), .pick_cq_size(pick_cq_size),
-    .pick_count(pick_count)
+    .sq_ready(sq_ready), .sq_fetch_count(sq_fetch_count), .found(io_found), .pick(io_pick),
+    .pick_taken(prefetch_starts || idle_fetches_pick), .pick_count(pick_count)
 );
 
 // A doorbell that moves an SQ's tail (it exists and the value fits), for the counters

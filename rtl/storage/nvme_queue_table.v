@@ -14,13 +14,21 @@
 //   phase tag inverting on each wrap (1 on the first pass).
 // The admin queue (queue 0) is not here: its registers are nvme_registers', its head and tail
 // the engine's and nvme_cq_post's. Entry 0 of every table is never valid.
+// What the SQ arbiter decides from (each SQ's readiness and the entries one read of it would take)
+// is kept as small registers beside the pointers, worked out from the pointers' next values at the
+// edge that moves them: each SQ's entries on offer (waiting, not past the ring's end or the head's
+// page, FETCH_BATCH at most) and each CQ's room (FETCH_BATCH at most). They equal what the pointers
+// say in every cycle, but leave the arbiter's decision a few 3-bit compares instead of the
+// subtracts and compares of 16-bit pointers in series with its round-robin scan.
 // One SQ head moves per cycle at most: the engine takes one entry per cycle (from a fetch, from
 // the batch in hand or from the prefetched batch, exclusive branches of its state machine), so
 // sq_head_advance names one queue. Likewise one CQ slot is taken per cycle (the running command's
 // completion).
 module nvme_queue_table #(
     // Queue pairs of the controller, the admin one included (2 to 65)
-    parameter QUEUES = 17
+    parameter QUEUES = 17,
+    // Most entries one read fetches (1 to 4: the requester's read data holds four 64-byte entries)
+    parameter FETCH_BATCH = 4
 ) (
     input  wire         clk,
     input  wire         rst,            // also while the controller is disabled: every I/O queue is deleted
@@ -50,19 +58,19 @@ module nvme_queue_table #(
     output wire         doorbell_io_exists,     // the doorbell's I/O queue exists
     output wire         doorbell_io_value_fits, // its value is not past that queue's size
 
-    // Per SQ: it has entries and its CQ has room for one more completion
+    // Per SQ: it has entries and its CQ has room for one more completion; and how many entries one
+    // read of it takes (3 bits per SQ, SQ n's at 3n): the waiting ones that are contiguous (up to the
+    // ring's end), within the head's 4 KiB page (SQs are page aligned: a page holds 64 entries), no
+    // more than its CQ has room for (so none can find the CQ full when it completes) and no more
+    // than FETCH_BATCH; 0 when it is not ready
     output wire [(1 << $clog2(QUEUES))-1:0] sq_ready,
+    output wire [3*(1 << $clog2(QUEUES))-1:0] sq_fetch_count,
 
-    // The SQ nvme_sq_arbiter picked: where its entries are and how many may be fetched
+    // The SQ nvme_sq_arbiter picked: its CQ, and where its next entry is
     input  wire [$clog2(QUEUES)-1:0] pick_queue,
     output wire [$clog2(QUEUES)-1:0] pick_cq,
     output wire [63:0]  pick_sq_base,
     output wire [15:0]  pick_sq_head,
-    output wire [15:0]  pick_sq_tail,
-    output wire [15:0]  pick_sq_size,
-    output wire [15:0]  pick_cq_head,
-    output wire [15:0]  pick_cq_tail,
-    output wire [15:0]  pick_cq_size,
 
     // The SQ whose command runs: its head for SQHD, and its CQ's next slot for the completion
     input  wire [$clog2(QUEUES)-1:0] current_queue,
@@ -86,6 +94,10 @@ initial begin
         $error("Error: QUEUES must be 2 to 65 (instance %m)");
         $finish;
     end
+    if (FETCH_BATCH < 1 || FETCH_BATCH > 4) begin
+        $error("Error: FETCH_BATCH must be 1 to 4 (instance %m)");
+        $finish;
+    end
 end
 
 localparam [31:0] QUEUE_COUNT = QUEUES;
@@ -106,6 +118,9 @@ reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
 (* mem2reg *) reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
 (* mem2reg *) reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
 reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
+// Entries each SQ has on offer for one read, and room in each CQ, both FETCH_BATCH at most (above)
+(* mem2reg *) reg [2:0]                   sq_on_offer [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [2:0]                   cq_room [0:QUEUE_SLOTS-1];
 
 // ---- Lookups ----
 
@@ -134,28 +149,22 @@ assign doorbell_io_exists = {25'd0, doorbell_queue} < QUEUE_COUNT
 assign doorbell_io_value_fits = doorbell_value <= doorbell_io_size;
 wire doorbell_applies = doorbell_valid && doorbell_queue != 7'd0 && doorbell_io_exists && doorbell_io_value_fits;
 
-// An I/O SQ is ready when it has entries and its CQ has room for one more completion (continuous
-// assignments per queue: Icarus does not see array words read inside functions of an always @*)
+// An I/O SQ is ready when it has entries and its CQ has room for one more completion; a read of
+// it takes what it offers up to its CQ's room
 genvar ready_queue;
 generate
     for (ready_queue = 0; ready_queue < QUEUE_SLOTS; ready_queue = ready_queue + 1) begin : readiness
-        wire [QUEUE_INDEX_WIDTH-1:0] cq = io_sq_cqid[ready_queue];
-        wire [15:0] io_tail = io_cq_tail[cq];
-        wire [15:0] cq_tail_after = io_tail == io_cq_size[cq] ? 16'd0 : io_tail + 16'd1;
+        wire [2:0] offer = sq_on_offer[ready_queue];
+        wire [2:0] room = cq_room[io_sq_cqid[ready_queue]];
         assign sq_ready[ready_queue] = ready_queue != 0 && ready_queue < QUEUES && io_sq_valid[ready_queue]
-                                    && io_sq_head[ready_queue] != io_sq_tail[ready_queue]
-                                    && cq_tail_after != io_cq_head[cq];
+                                    && offer != 3'd0 && room != 3'd0;
+        assign sq_fetch_count[3*ready_queue +: 3] = !sq_ready[ready_queue] ? 3'd0 : offer < room ? offer : room;
     end
 endgenerate
 
 assign pick_cq = io_sq_cqid[pick_queue];
 assign pick_sq_base = io_sq_base[pick_queue];
 assign pick_sq_head = io_sq_head[pick_queue];
-assign pick_sq_tail = io_sq_tail[pick_queue];
-assign pick_sq_size = io_sq_size[pick_queue];
-assign pick_cq_head = io_cq_head[pick_cq];
-assign pick_cq_tail = io_cq_tail[pick_cq];
-assign pick_cq_size = io_cq_size[pick_cq];
 
 assign current_cq = io_sq_cqid[current_queue];
 assign current_sq_head = io_sq_head[current_queue];
@@ -164,39 +173,76 @@ assign current_cq_phase = io_cq_phase[current_cq];
 assign current_cq_vector = io_cq_vector[current_cq][4:0];
 assign current_cq_interrupts = io_cq_interrupts[current_cq];
 
-// ---- The host's side: SQ tails and CQ heads ----
+// ---- Heads and tails: the host's doorbells and the controller's moves ----
 
-// A queue starts with its tail (SQ) or head (CQ) at 0 from the edge that creates it, as its
-// other fields do (no doorbell can apply to it in that cycle: it does not exist yet)
-always @(posedge clk) begin
-    if (create_sq) begin
-        io_sq_tail[admin_queue_index] <= 16'd0;
+// The host moves an SQ's tail or a CQ's head (doorbells); the controller an SQ's head as it takes
+// entries and a CQ's tail as it posts. A queue starts with both at 0 from the edge that creates it
+// (no doorbell can apply to it in that cycle: it does not exist yet). Each queue's next pointers
+// are worked out once, here, for the pointers and for what they offer.
+localparam [16:0] BATCH_ENTRIES = FETCH_BATCH[16:0];
+function [2:0] at_most_batch(input [16:0] entries);
+    at_most_batch = entries > BATCH_ENTRIES ? BATCH_ENTRIES[2:0] : entries[2:0];
+endfunction
+
+function [2:0] least(input [2:0] a, input [2:0] b);
+    least = a < b ? a : b;
+endfunction
+
+// Entries an SQ offers one read: those waiting, up to the ring's end and the head's page's end.
+// 17 bits: from the first entry of a 65 536-entry SQ the ring's end is 65 536 entries away.
+function [2:0] entries_on_offer(input [15:0] head, input [15:0] tail, input [15:0] size);
+    reg [16:0] waiting, to_ring_end, to_page_end;
+    begin
+        waiting = tail >= head ? {1'b0, tail - head} : {1'b0, tail} + {1'b0, size} + 17'd1 - {1'b0, head};
+        to_ring_end = {1'b0, size} + 17'd1 - {1'b0, head};
+        to_page_end = 17'd64 - {11'd0, head[5:0]};
+        entries_on_offer = least(at_most_batch(waiting), least(at_most_batch(to_ring_end), at_most_batch(to_page_end)));
     end
-    if (create_cq) begin
-        io_cq_head[admin_queue_index] <= 16'd0;
-    end
-    if (doorbell_applies) begin
-        if (doorbell_is_cq_head) begin
-            io_cq_head[doorbell_index] <= doorbell_value;
-        end else begin
-            io_sq_tail[doorbell_index] <= doorbell_value;
+endfunction
+
+// Completions a CQ can still take (full when tail + 1 == head)
+function [2:0] completion_room(input [15:0] head, input [15:0] tail, input [15:0] size);
+    completion_room = at_most_batch(head > tail ? {1'b0, head - tail - 16'd1}
+                                                : {1'b0, head} + {1'b0, size} - {1'b0, tail});
+endfunction
+
+genvar pointer_queue;
+generate
+    for (pointer_queue = 0; pointer_queue < QUEUE_SLOTS; pointer_queue = pointer_queue + 1) begin : pointers
+        wire created_sq = create_sq && admin_queue_index == pointer_queue;
+        wire created_cq = create_cq && admin_queue_index == pointer_queue;
+        wire tail_rung = doorbell_applies && !doorbell_is_cq_head && doorbell_index == pointer_queue;
+        wire head_rung = doorbell_applies && doorbell_is_cq_head && doorbell_index == pointer_queue;
+        wire entry_taken = sq_head_advance && sq_head_advance_queue == pointer_queue;
+        wire slot_taken = cq_slot_take && cq_slot_take_cq == pointer_queue;
+        wire [15:0] sq_head = io_sq_head[pointer_queue];
+        wire [15:0] cq_tail = io_cq_tail[pointer_queue];
+        wire [15:0] sq_size_next = created_sq ? queue_size : io_sq_size[pointer_queue];
+        wire [15:0] cq_size_next = created_cq ? queue_size : io_cq_size[pointer_queue];
+        wire [15:0] sq_head_next = created_sq ? 16'd0
+                                 : !entry_taken ? sq_head
+                                 : sq_head == io_sq_size[pointer_queue] ? 16'd0 : sq_head + 16'd1;
+        wire [15:0] sq_tail_next = tail_rung ? doorbell_value : created_sq ? 16'd0 : io_sq_tail[pointer_queue];
+        wire [15:0] cq_head_next = head_rung ? doorbell_value : created_cq ? 16'd0 : io_cq_head[pointer_queue];
+        wire [15:0] cq_tail_next = created_cq ? 16'd0
+                                 : !slot_taken ? cq_tail
+                                 : cq_tail == io_cq_size[pointer_queue] ? 16'd0 : cq_tail + 16'd1;
+        always @(posedge clk) begin
+            io_sq_head[pointer_queue] <= sq_head_next;
+            io_sq_tail[pointer_queue] <= sq_tail_next;
+            io_cq_head[pointer_queue] <= cq_head_next;
+            io_cq_tail[pointer_queue] <= cq_tail_next;
+            sq_on_offer[pointer_queue] <= entries_on_offer(sq_head_next, sq_tail_next, sq_size_next);
+            cq_room[pointer_queue] <= completion_room(cq_head_next, cq_tail_next, cq_size_next);
         end
     end
-end
+endgenerate
 
-// ---- The controller's side: SQ heads, CQ tails and phases, creation and deletion ----
+// ---- CQ phases, creation and deletion ----
 
 always @(posedge clk) begin
-    if (sq_head_advance) begin
-        io_sq_head[sq_head_advance_queue] <= io_sq_head[sq_head_advance_queue] == io_sq_size[sq_head_advance_queue]
-                                           ? 16'd0 : io_sq_head[sq_head_advance_queue] + 16'd1;
-    end
-    if (cq_slot_take) begin
-        io_cq_tail[cq_slot_take_cq] <= io_cq_tail[cq_slot_take_cq] == io_cq_size[cq_slot_take_cq] ? 16'd0
-                                     : io_cq_tail[cq_slot_take_cq] + 16'd1;
-        if (io_cq_tail[cq_slot_take_cq] == io_cq_size[cq_slot_take_cq]) begin
-            io_cq_phase[cq_slot_take_cq] <= !io_cq_phase[cq_slot_take_cq];
-        end
+    if (cq_slot_take && io_cq_tail[cq_slot_take_cq] == io_cq_size[cq_slot_take_cq]) begin
+        io_cq_phase[cq_slot_take_cq] <= !io_cq_phase[cq_slot_take_cq];
     end
 
     // (after the moves: a queue created in the same cycle starts afresh)
@@ -205,7 +251,6 @@ always @(posedge clk) begin
         io_cq_base[admin_queue_index] <= queue_base;
         io_cq_size[admin_queue_index] <= queue_size;
         io_cq_vector[admin_queue_index] <= queue_vector_or_cq;
-        io_cq_tail[admin_queue_index] <= 16'd0;
         io_cq_phase[admin_queue_index] <= 1'b1;
         io_cq_interrupts[admin_queue_index] <= queue_interrupts;
     end
@@ -214,7 +259,6 @@ always @(posedge clk) begin
         io_sq_base[admin_queue_index] <= queue_base;
         io_sq_size[admin_queue_index] <= queue_size;
         io_sq_cqid[admin_queue_index] <= admin_sq_cq_index;
-        io_sq_head[admin_queue_index] <= 16'd0;
     end
     if (delete_sq) begin
         io_sq_valid[admin_queue_index] <= 1'b0;

