@@ -108,8 +108,9 @@ class TB:
             assert ready[slot] == str(int(model.sq_ready(slot))), f"SQ {slot} ready: {self.describe(slot)}"
             count = counts[3 * slot:3 * slot + 3][::-1]
             expected_count = model.fetch_count(slot, self.batch)
+            shown = int(count, 2) if set(count) <= {"0", "1"} else count
             assert count == f"{expected_count:03b}", \
-                f"SQ {slot}: a read takes {count} entries, the rule {expected_count}: {self.describe(slot)}"
+                f"SQ {slot}: a read takes {shown} entries, the rule {expected_count}: {self.describe(slot)}"
 
         pick = cycle.pick_queue
         if pick in model.submission:
