@@ -220,8 +220,7 @@ wire [3*QUEUE_SLOTS-1:0]     sq_fetch_count;
 wire                         io_found;
 wire [QUEUE_INDEX_WIDTH-1:0] io_pick, pick_cq;
 wire [2:0]                   pick_count;
-wire [63:0]                  pick_sq_base;
-wire [15:0]                  pick_sq_head;
+wire [63:0]                  pick_sq_head_address;
 wire [QUEUE_INDEX_WIDTH-1:0] current_cq;
 wire [15:0]                  current_sq_head;
 wire [63:0]                  current_cq_slot_address;
@@ -334,7 +333,7 @@ nvme_queue_table #(
     .doorbell_value(doorbell_value),
     .doorbell_io_exists(doorbell_io_exists), .doorbell_io_value_fits(doorbell_io_value_fits),
     .sq_ready(sq_ready), .sq_fetch_count(sq_fetch_count),
-    .pick_queue(io_pick), .pick_cq(pick_cq), .pick_sq_base(pick_sq_base), .pick_sq_head(pick_sq_head),
+    .pick_queue(io_pick), .pick_cq(pick_cq), .pick_sq_head_address(pick_sq_head_address),
     .current_queue(current_queue), .current_cq(current_cq), .current_sq_head(current_sq_head),
     .current_cq_slot_address(current_cq_slot_address), .current_cq_phase(current_cq_phase),
     .current_cq_vector(current_cq_vector), .current_cq_interrupts(current_cq_interrupts),
@@ -616,7 +615,7 @@ end
 // The read of the picked I/O SQ's next entries (nvme_sq_arbiter's turn moves on: pick_taken)
 task fetch_picked_batch;
     begin
-        read_address <= pick_sq_base + {42'd0, pick_sq_head, 6'd0};
+        read_address <= pick_sq_head_address;
         fetch_count <= pick_count;
         read_valid <= 1'b1;
     end

@@ -66,11 +66,10 @@ module nvme_queue_table #(
     output wire [(1 << $clog2(QUEUES))-1:0] sq_ready,
     output wire [3*(1 << $clog2(QUEUES))-1:0] sq_fetch_count,
 
-    // The SQ nvme_sq_arbiter picked: its CQ, and where its next entry is
+    // The SQ nvme_sq_arbiter picked: its CQ, and where its entry at the head is
     input  wire [$clog2(QUEUES)-1:0] pick_queue,
     output wire [$clog2(QUEUES)-1:0] pick_cq,
-    output wire [63:0]  pick_sq_base,
-    output wire [15:0]  pick_sq_head,
+    output wire [63:0]  pick_sq_head_address,
 
     // The SQ whose command runs: its head for SQHD, and its CQ's next slot for the completion
     input  wire [$clog2(QUEUES)-1:0] current_queue,
@@ -117,6 +116,9 @@ reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
 (* mem2reg *) reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
 (* mem2reg *) reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
 (* mem2reg *) reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
+// Where each SQ's entry at the head is (base + 64 x head), kept beside the head as it moves so that
+// a fetch's address is a lookup, not an add after the arbiter's pick
+(* mem2reg *) reg [63:0]                  io_sq_head_address [0:QUEUE_SLOTS-1];
 reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 // Entries each SQ has on offer for one read, and room in each CQ, both FETCH_BATCH at most (above)
 (* mem2reg *) reg [2:0]                   sq_on_offer [0:QUEUE_SLOTS-1];
@@ -163,8 +165,7 @@ generate
 endgenerate
 
 assign pick_cq = io_sq_cqid[pick_queue];
-assign pick_sq_base = io_sq_base[pick_queue];
-assign pick_sq_head = io_sq_head[pick_queue];
+assign pick_sq_head_address = io_sq_head_address[pick_queue];
 
 assign current_cq = io_sq_cqid[current_queue];
 assign current_sq_head = io_sq_head[current_queue];
@@ -219,9 +220,12 @@ generate
         wire [15:0] cq_tail = io_cq_tail[pointer_queue];
         wire [15:0] sq_size_next = created_sq ? queue_size : io_sq_size[pointer_queue];
         wire [15:0] cq_size_next = created_cq ? queue_size : io_cq_size[pointer_queue];
-        wire [15:0] sq_head_next = created_sq ? 16'd0
-                                 : !entry_taken ? sq_head
-                                 : sq_head == io_sq_size[pointer_queue] ? 16'd0 : sq_head + 16'd1;
+        wire        sq_wraps = sq_head == io_sq_size[pointer_queue];
+        wire [15:0] sq_head_next = created_sq ? 16'd0 : !entry_taken ? sq_head : sq_wraps ? 16'd0 : sq_head + 16'd1;
+        wire [63:0] sq_head_address = io_sq_head_address[pointer_queue];
+        wire [63:0] sq_head_address_next = created_sq ? queue_base
+                                         : !entry_taken ? sq_head_address
+                                         : sq_wraps ? io_sq_base[pointer_queue] : sq_head_address + 64'd64;
         wire [15:0] sq_tail_next = tail_rung ? doorbell_value : created_sq ? 16'd0 : io_sq_tail[pointer_queue];
         wire [15:0] cq_head_next = head_rung ? doorbell_value : created_cq ? 16'd0 : io_cq_head[pointer_queue];
         wire [15:0] cq_tail_next = created_cq ? 16'd0
@@ -229,6 +233,7 @@ generate
                                  : cq_tail == io_cq_size[pointer_queue] ? 16'd0 : cq_tail + 16'd1;
         always @(posedge clk) begin
             io_sq_head[pointer_queue] <= sq_head_next;
+            io_sq_head_address[pointer_queue] <= sq_head_address_next;
             io_sq_tail[pointer_queue] <= sq_tail_next;
             io_cq_head[pointer_queue] <= cq_head_next;
             io_cq_tail[pointer_queue] <= cq_tail_next;

@@ -115,9 +115,10 @@ class TB:
         pick = cycle.pick_queue
         if pick in model.submission:
             sq = model.submission[pick]
-            got = (int(dut.pick_cq.value), int(dut.pick_sq_base.value), int(dut.pick_sq_head.value))
-            expected = (sq.cq, sq.base, sq.head)
-            assert got == expected, f"picked SQ {pick} (CQ, base, head): {got} != {expected}"
+            got = (int(dut.pick_cq.value), int(dut.pick_sq_head_address.value))
+            expected = (sq.cq, model.sq_head_address(pick))
+            assert got == expected, (f"picked SQ {pick} (CQ, head entry's address): ({got[0]}, {got[1]:#x}) != "
+                                     f"({expected[0]}, {expected[1]:#x})")
 
         current = cycle.current_queue
         if current in model.submission:

@@ -162,6 +162,11 @@ class QueueTable:
         if target.tail == 0:
             target.phase ^= 1
 
+    def sq_head_address(self, queue: int) -> int:
+        """Where the SQ's entry at the head is (the next one the controller takes)."""
+        sq = self.submission[queue]
+        return (sq.base + sq.head * SQ_ENTRY_BYTES) % (1 << 64)
+
     def cq_slot_address(self, cq: int) -> int:
         """Where the next completion of the CQ is written."""
         target = self.completion[cq]
