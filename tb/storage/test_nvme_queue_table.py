@@ -298,7 +298,7 @@ async def set_up_pair(tb: TB, case) -> None:
         await tb.run(cycle)
 
 
-@cocotb.test(timeout_time=200, timeout_unit="us")
+@cocotb.test(timeout_time=50, timeout_unit="us")
 async def a_read_takes_what_waits_up_to_every_limit(dut):
     """Directed cases at each limit of a read (the ring's end, the page's end, the CQ's room, the
     batch) and just past it, then random pointers near them: every SQ's readiness and count is
