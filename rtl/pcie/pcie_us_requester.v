@@ -191,6 +191,11 @@ axis_realign #(
 // ---- Bulk write: one TLP after another, each cut at the MPS and at 4 KiB ----
 
 reg  [63:0] bulk_next_address;
+// The page after bulk_next_address's, kept ready: a TLP never crosses a 4 KiB page, so the next
+// TLP's address is either this one's plus its length within the page (a 13-bit add) or the next
+// page's first byte, and no 64-bit add follows the TLP's length (cut at the MPS, the page's end
+// and the dwords left) in the same cycle
+reg  [51:0] bulk_page_after;
 reg  [10:0] bulk_left, bulk_index, bulk_tlp_left;
 reg  [10:0] bulk_tlp_dwords;
 wire [10:0] mps_dwords = max_payload >= 3'd3 ? 11'd256 : (11'd32 << max_payload);  // at most 1024 B
@@ -205,6 +210,9 @@ wire [10:0] bulk_room = bulk_tlp_start ? {5'd0, LANE_COUNT} - 11'd4 : {5'd0, LAN
 wire [10:0] bulk_beat_payload = bulk_tlp_remaining < bulk_room ? bulk_tlp_remaining : bulk_room;
 wire        bulk_beat_last = bulk_beat_payload == bulk_tlp_remaining;
 wire [127:0] bulk_descriptor = descriptor(bulk_next_address, REQ_MEM_WRITE, tlp_start_dwords);
+// Where in its page the TLP ends (4096: at the page's end)
+wire [12:0] bulk_tlp_page_offset_after = {1'b0, bulk_next_address[11:0]}
+                                       + {(bulk_tlp_start ? tlp_start_dwords : bulk_tlp_dwords), 2'b00};
 assign bulk_source_index = bulk_index;
 
 // Stream writes count their dwords like small ones (descriptor and payload left to send)
@@ -354,6 +362,7 @@ task start_next;
             state <= S_SEND;
         end else if (bulk_valid) begin
             bulk_next_address <= bulk_address;
+            bulk_page_after <= bulk_address[63:12] + 52'd1;
             bulk_left <= bulk_dwords;
             bulk_index <= 11'd0;
             bulk_tlp_left <= 11'd0;
@@ -412,8 +421,12 @@ always @(posedge clk) begin
                     bulk_tlp_dwords <= tlp_start_dwords;
                 end
                 if (bulk_beat_last) begin
-                    bulk_next_address <= bulk_next_address
-                                       + {51'd0, bulk_tlp_start ? tlp_start_dwords : bulk_tlp_dwords, 2'b00};
+                    if (bulk_tlp_page_offset_after[12]) begin
+                        bulk_next_address <= {bulk_page_after, 12'd0};
+                        bulk_page_after <= bulk_page_after + 52'd1;
+                    end else begin
+                        bulk_next_address[11:0] <= bulk_tlp_page_offset_after[11:0];
+                    end
                     if (bulk_left == bulk_beat_payload) begin
                         bulk_done <= 1'b1;
                         state <= S_IDLE;
