@@ -420,11 +420,21 @@ wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
 assign m_wqe_cmd_len = WQE_BYTES;
 assign s_wqe_tready = state == S_FETCH_WAIT;
 
-// READ responses: bytes of the oldest request already in memory
-wire [31:0] read_received = {8'd0, unacked_psn - head_first_psn} << (4'd8 + {1'b0, qp_pmtu_code});
-wire [31:0] read_left = head_length - read_received;
+// READ responses: bytes of the oldest request already in memory, bytes still to come, and what the
+// next response must carry. Registered, so that S_AFTER_RETIRE compares a response with them
+// rather than working them out first: S_AFTER_RETIRE is entered only from S_RETIRE, which moves
+// none of their inputs (the oldest unacknowledged PSN, the oldest request's first PSN and length,
+// the QP's PMTU) when the oldest request is a READ, so in S_AFTER_RETIRE they equal what the wires
+// would say; with any other request as the oldest they are not looked at.
 wire [31:0] pmtu_bytes = 32'd256 << qp_pmtu_code;
-wire [31:0] read_expected_bytes = read_left > pmtu_bytes ? pmtu_bytes : read_left;
+wire [31:0] read_received_now = {8'd0, unacked_psn - head_first_psn} << (4'd8 + {1'b0, qp_pmtu_code});
+wire [31:0] read_left_now = head_length - read_received_now;
+reg  [31:0] read_received, read_left, read_expected_bytes;
+always @(posedge clk) begin
+    read_received <= read_received_now;
+    read_left <= read_left_now;
+    read_expected_bytes <= read_left_now > pmtu_bytes ? pmtu_bytes : read_left_now;
+end
 // What the response is, from the shared decoder
 wire        response_is_read, response_is_acknowledge, response_starts_message, response_ends_message;
 
