@@ -85,17 +85,52 @@ initial begin
     end
 end
 
+// Every event and what comes with it, registered once on the way in: the counters and latency
+// sums (32-bit carry chains) then start from registers, not from the end of the engine's
+// decisions that raise the events. Starts and stops lag alike, so latencies are unchanged; counts
+// appear a cycle after their event.
+reg                           command_event_seen, command_admin_seen, command_unreadable_seen;
+reg  [7:0]                    command_opcode_seen;
+reg                           post_event_seen, release_event_seen, completion_event_seen;
+reg  [2:0]                    completion_status_type_seen;
+reg  [7:0]                    completion_status_code_seen;
+reg                           data_event_seen, data_to_host_seen, data_last_event_seen;
+reg  [12:0]                   data_bytes_seen;
+reg                           drain_data_last_event_seen, completion_drained_seen;
+reg                           sq_doorbell_event_seen, fetch_event_seen;
+reg  [$clog2(QUEUE_SLOTS)-1:0] sq_doorbell_queue_seen, fetch_queue_seen;
+reg                           interrupt_request_event_seen, interrupt_sent_event_seen;
+
+always @(posedge clk) begin
+    {command_event_seen, command_admin_seen, command_unreadable_seen, command_opcode_seen} <=
+        {command_event, command_admin, command_unreadable, command_opcode};
+    {post_event_seen, release_event_seen, completion_event_seen, completion_status_type_seen,
+     completion_status_code_seen} <= {post_event, release_event, completion_event, completion_status_type,
+                                      completion_status_code};
+    {data_event_seen, data_to_host_seen, data_bytes_seen, data_last_event_seen} <=
+        {data_event, data_to_host, data_bytes, data_last_event};
+    {drain_data_last_event_seen, completion_drained_seen} <= {drain_data_last_event, completion_drained};
+    {sq_doorbell_event_seen, sq_doorbell_queue_seen, fetch_event_seen, fetch_queue_seen} <=
+        {sq_doorbell_event, sq_doorbell_queue, fetch_event, fetch_queue};
+    {interrupt_request_event_seen, interrupt_sent_event_seen} <= {interrupt_request_event, interrupt_sent_event};
+    if (rst) begin
+        {command_event_seen, post_event_seen, release_event_seen, completion_event_seen, data_event_seen,
+         data_last_event_seen, drain_data_last_event_seen, sq_doorbell_event_seen, fetch_event_seen,
+         interrupt_request_event_seen, interrupt_sent_event_seen} <= 11'd0;
+    end
+end
+
 wire clear;
 reg  [31:0] cycles, active_cycles, first_fetch_cycle;
 reg         first_fetch_seen;
 
 always @(posedge clk) begin
     cycles <= cycles + 32'd1;
-    if (fetch_event && !first_fetch_seen) begin
+    if (fetch_event_seen && !first_fetch_seen) begin
         first_fetch_seen <= 1'b1;
         first_fetch_cycle <= cycles;
     end
-    if (completion_event && first_fetch_seen) begin
+    if (completion_event_seen && first_fetch_seen) begin
         active_cycles <= cycles - first_fetch_cycle + 32'd1;
     end
     if (rst || clear) begin
@@ -117,9 +152,9 @@ localparam [4:0] E_ADMIN = 5'd0, E_READ = 5'd1, E_WRITE = 5'd2, E_FLUSH = 5'd3, 
 // The one counter a command counts in
 reg [4:0] command_kind;
 always @* begin
-    if (command_unreadable) command_kind = E_OTHER;
-    else if (command_admin) command_kind = E_ADMIN;
-    else case (command_opcode)
+    if (command_unreadable_seen) command_kind = E_OTHER;
+    else if (command_admin_seen) command_kind = E_ADMIN;
+    else case (command_opcode_seen)
         `NVME_NVM_READ: command_kind = E_READ;
         `NVME_NVM_WRITE: command_kind = E_WRITE;
         `NVME_NVM_FLUSH: command_kind = E_FLUSH;
@@ -131,9 +166,9 @@ end
 // The error counter a completion's status counts in (E_COMPLETIONS: none, it succeeded)
 reg [4:0] status_kind;
 always @* begin
-    if (completion_status_type == `NVME_SCT_COMMAND_SPECIFIC) status_kind = E_COMMAND_SPECIFIC;
-    else if (completion_status_type != `NVME_SCT_GENERIC) status_kind = E_STATUS_OTHER;
-    else case (completion_status_code)
+    if (completion_status_type_seen == `NVME_SCT_COMMAND_SPECIFIC) status_kind = E_COMMAND_SPECIFIC;
+    else if (completion_status_type_seen != `NVME_SCT_GENERIC) status_kind = E_STATUS_OTHER;
+    else case (completion_status_code_seen)
         `NVME_SC_SUCCESS: status_kind = E_COMPLETIONS;
         `NVME_SC_INVALID_OPCODE: status_kind = E_INVALID_OPCODE;
         `NVME_SC_INVALID_FIELD: status_kind = E_INVALID_FIELD;
@@ -152,15 +187,15 @@ integer kind;
 always @* begin
     for (kind = 0; kind < EVENTS; kind = kind + 1) begin
         increments[13*kind +: 13] = 13'd0;
-        if (command_event && command_kind == kind[4:0]) increments[13*kind +: 13] = 13'd1;
-        if (completion_event && (kind[4:0] == E_COMPLETIONS
+        if (command_event_seen && command_kind == kind[4:0]) increments[13*kind +: 13] = 13'd1;
+        if (completion_event_seen && (kind[4:0] == E_COMPLETIONS
                                  || (status_kind != E_COMPLETIONS
                                      && (kind[4:0] == E_ERRORS || kind[4:0] == status_kind)))) begin
             increments[13*kind +: 13] = 13'd1;
         end
     end
-    if (data_event) begin
-        increments[13*(data_to_host ? E_READ_BYTES : E_WRITE_BYTES) +: 13] = data_bytes;
+    if (data_event_seen) begin
+        increments[13*(data_to_host_seen ? E_READ_BYTES : E_WRITE_BYTES) +: 13] = data_bytes_seen;
     end
 end
 
@@ -180,47 +215,47 @@ reg  [31:0]            drain_last_stamp;
 reg  [31:0]            command_stamp, released_stamp;
 
 always @(posedge clk) begin
-    if (sq_doorbell_event && !doorbell_waiting[sq_doorbell_queue]) begin
-        doorbell_waiting[sq_doorbell_queue] <= 1'b1;
-        doorbell_stamp[sq_doorbell_queue] <= cycles;
+    if (sq_doorbell_event_seen && !doorbell_waiting[sq_doorbell_queue_seen]) begin
+        doorbell_waiting[sq_doorbell_queue_seen] <= 1'b1;
+        doorbell_stamp[sq_doorbell_queue_seen] <= cycles;
     end
-    if (fetch_event) begin
-        doorbell_waiting[fetch_queue] <= 1'b0;
+    if (fetch_event_seen) begin
+        doorbell_waiting[fetch_queue_seen] <= 1'b0;
     end
     // A command's latency runs from its start to its completion entry. A released Write's stamp
     // waits aside while the next command runs; its completion is the next one built.
-    if (command_event) begin
+    if (command_event_seen) begin
         command_stamp <= cycles;
         command_armed <= 1'b1;
-    end else if (release_event) begin
+    end else if (release_event_seen) begin
         command_armed <= 1'b0;
-    end else if (post_event && !released_armed) begin
+    end else if (post_event_seen && !released_armed) begin
         command_armed <= 1'b0;
     end
-    if (release_event) begin
+    if (release_event_seen) begin
         released_stamp <= command_stamp;
         released_armed <= 1'b1;
-    end else if (post_event) begin
+    end else if (post_event_seen) begin
         released_armed <= 1'b0;
     end
     // The last data of the command in hand and of a released Write are kept apart: with one
     // draining, the other's data may end first
-    if (completion_event && !completion_drained) begin
+    if (completion_event_seen && !completion_drained_seen) begin
         data_last_armed <= 1'b0;
-    end else if (data_last_event) begin
+    end else if (data_last_event_seen) begin
         data_last_stamp <= cycles;
         data_last_armed <= 1'b1;
     end
-    if (completion_event && completion_drained) begin
+    if (completion_event_seen && completion_drained_seen) begin
         drain_last_armed <= 1'b0;
-    end else if (drain_data_last_event) begin
+    end else if (drain_data_last_event_seen) begin
         drain_last_stamp <= cycles;
         drain_last_armed <= 1'b1;
     end
-    if (interrupt_request_event && !interrupt_armed) begin
+    if (interrupt_request_event_seen && !interrupt_armed) begin
         interrupt_stamp <= cycles;
         interrupt_armed <= 1'b1;
-    end else if (interrupt_sent_event) begin
+    end else if (interrupt_sent_event_seen) begin
         interrupt_armed <= 1'b0;
     end
     if (rst || clear) begin
@@ -239,26 +274,26 @@ wire [31:0] fetch_min, fetch_max, fetch_sum, fetch_count, post_min, post_max, po
 
 latency_stats fetch_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(fetch_event && doorbell_waiting[fetch_queue]), .sample(cycles - doorbell_stamp[fetch_queue]),
+    .sample_valid(fetch_event_seen && doorbell_waiting[fetch_queue_seen]), .sample(cycles - doorbell_stamp[fetch_queue_seen]),
     .latency_min(fetch_min), .latency_max(fetch_max), .latency_sum(fetch_sum), .latency_count(fetch_count)
 );
 latency_stats post_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(completion_event && (completion_drained ? drain_last_armed || drain_data_last_event
-                                                          : data_last_armed || data_last_event)),
-    .sample(completion_drained ? (drain_data_last_event ? 32'd0 : cycles - drain_last_stamp)
-                               : (data_last_event ? 32'd0 : cycles - data_last_stamp)),
+    .sample_valid(completion_event_seen && (completion_drained_seen ? drain_last_armed || drain_data_last_event_seen
+                                                          : data_last_armed || data_last_event_seen)),
+    .sample(completion_drained_seen ? (drain_data_last_event_seen ? 32'd0 : cycles - drain_last_stamp)
+                               : (data_last_event_seen ? 32'd0 : cycles - data_last_stamp)),
     .latency_min(post_min), .latency_max(post_max), .latency_sum(post_sum), .latency_count(post_count)
 );
 latency_stats interrupt_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(interrupt_sent_event && interrupt_armed), .sample(cycles - interrupt_stamp),
+    .sample_valid(interrupt_sent_event_seen && interrupt_armed), .sample(cycles - interrupt_stamp),
     .latency_min(interrupt_min), .latency_max(interrupt_max), .latency_sum(interrupt_sum),
     .latency_count(interrupt_count)
 );
 latency_stats command_latency_inst (
     .clk(clk), .rst(rst || clear),
-    .sample_valid(post_event && (released_armed || command_armed)),
+    .sample_valid(post_event_seen && (released_armed || command_armed)),
     .sample(cycles - (released_armed ? released_stamp : command_stamp)),
     .latency_min(command_min), .latency_max(command_max), .latency_sum(command_sum), .latency_count(command_count)
 );
