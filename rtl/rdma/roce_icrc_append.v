@@ -109,12 +109,15 @@ crc32 #(
     .crc(icrc)
 );
 
-// Bytes used in the held last beat: the ICRC starts right after them
+// Bytes used in the held beat (the ICRC starts right after them in a last one), counted as the beat
+// is taken and held with it, so that the count (a 64-way sum at 512 bits) is not in series with
+// the room check and the output's multiplexers
 reg  [7:0] held_bytes;
+reg  [7:0] incoming_bytes;
 always @* begin
-    held_bytes = 8'd0;
+    incoming_bytes = 8'd0;
     for (held_index = 0; held_index < KEEP_WIDTH; held_index = held_index + 1) begin
-        held_bytes = held_bytes + {7'd0, held_tkeep[held_index]};
+        incoming_bytes = incoming_bytes + {7'd0, s_axis_tkeep[held_index]};
     end
 end
 
@@ -160,6 +163,7 @@ always @(posedge clk) begin
     if (in_fire) begin
         held_tdata <= s_axis_tdata;
         held_tkeep <= s_axis_tkeep;
+        held_bytes <= incoming_bytes;
         held_last <= s_axis_tlast;
         held_poisoned <= s_axis_tlast && s_axis_tuser;
         held_valid <= 1'b1;
