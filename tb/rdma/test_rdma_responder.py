@@ -118,8 +118,17 @@ async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     await tb.reset()
     await exchange(dut, tb, rng, 30, first_psn=rng.getrandbits(24), disjoint=True,
                    max_length=PMTU if loss >= 0.1 else 3 * PMTU)
-    if loss >= 0.1:  # at lower rates a short run may lose nothing at all
-        assert tb.events["sequence_drops"] + tb.events["duplicates"] + (tb.events["drops_icrc"] + tb.events["drops_malformed"]) > 0, tb.events
+    # Every frame the wire spoiled on its way to the responder is dropped and counted as bad: once,
+    # or twice when the wire also delivered it twice
+    impaired = tb.to_dut.counters
+    bad = tb.events["drops_icrc"] + tb.events["drops_malformed"]
+    assert impaired["corrupted"] <= bad <= 2 * impaired["corrupted"], (tb.events, impaired)
+    # A frame the wire delivered twice arrives a second time either after its first copy (a
+    # duplicate) or ahead of a gap (a sequence drop): seen either way. (A dropped frame need not
+    # show: resent as the last in flight, it arrives in order. Whether the wire doubled one at all
+    # is chance, 1 - 0.94^30 at 10 %, so the check follows the wire rather than the rate.)
+    if impaired["duplicated"]:
+        assert tb.events["sequence_drops"] + tb.events["duplicates"] > 0, (tb.events, impaired)
     # one NAK per gap, then silence until the expected PSN arrives: no ePSN is NAKed twice
     assert len(set(tb.sequence_naks)) == len(tb.sequence_naks), f"repeated sequence NAKs: {tb.sequence_naks}"
 
