@@ -116,9 +116,11 @@ reg [QUEUE_SLOTS-1:0]       io_cq_valid, io_sq_valid;
 (* mem2reg *) reg [15:0]                  io_cq_head [0:QUEUE_SLOTS-1];
 (* mem2reg *) reg [15:0]                  io_sq_head [0:QUEUE_SLOTS-1];
 (* mem2reg *) reg [15:0]                  io_cq_tail [0:QUEUE_SLOTS-1];
-// Where each SQ's entry at the head is (base + 64 x head), kept beside the head as it moves so that
-// a fetch's address is a lookup, not an add after the arbiter's pick
+// Where each SQ's entry at the head is (base + 64 x head) and each CQ's slot at the tail (base +
+// 16 x tail), kept beside the head and tail as they move, so that a fetch's or a completion's
+// address is a lookup, not a 64-bit add after the lookups that choose the queue
 (* mem2reg *) reg [63:0]                  io_sq_head_address [0:QUEUE_SLOTS-1];
+(* mem2reg *) reg [63:0]                  io_cq_tail_address [0:QUEUE_SLOTS-1];
 reg [QUEUE_SLOTS-1:0]       io_cq_phase, io_cq_interrupts;
 // Entries each SQ has on offer for one read, and room in each CQ, both FETCH_BATCH at most (above)
 (* mem2reg *) reg [2:0]                   sq_on_offer [0:QUEUE_SLOTS-1];
@@ -169,7 +171,7 @@ assign pick_sq_head_address = io_sq_head_address[pick_queue];
 
 assign current_cq = io_sq_cqid[current_queue];
 assign current_sq_head = io_sq_head[current_queue];
-assign current_cq_slot_address = io_cq_base[current_cq] + {44'd0, io_cq_tail[current_cq], 4'd0};
+assign current_cq_slot_address = io_cq_tail_address[current_cq];
 assign current_cq_phase = io_cq_phase[current_cq];
 assign current_cq_vector = io_cq_vector[current_cq][4:0];
 assign current_cq_interrupts = io_cq_interrupts[current_cq];
@@ -228,15 +230,19 @@ generate
                                          : sq_wraps ? io_sq_base[pointer_queue] : sq_head_address + 64'd64;
         wire [15:0] sq_tail_next = tail_rung ? doorbell_value : created_sq ? 16'd0 : io_sq_tail[pointer_queue];
         wire [15:0] cq_head_next = head_rung ? doorbell_value : created_cq ? 16'd0 : io_cq_head[pointer_queue];
-        wire [15:0] cq_tail_next = created_cq ? 16'd0
-                                 : !slot_taken ? cq_tail
-                                 : cq_tail == io_cq_size[pointer_queue] ? 16'd0 : cq_tail + 16'd1;
+        wire        cq_wraps = cq_tail == io_cq_size[pointer_queue];
+        wire [15:0] cq_tail_next = created_cq ? 16'd0 : !slot_taken ? cq_tail : cq_wraps ? 16'd0 : cq_tail + 16'd1;
+        wire [63:0] cq_tail_address = io_cq_tail_address[pointer_queue];
+        wire [63:0] cq_tail_address_next = created_cq ? queue_base
+                                         : !slot_taken ? cq_tail_address
+                                         : cq_wraps ? io_cq_base[pointer_queue] : cq_tail_address + 64'd16;
         always @(posedge clk) begin
             io_sq_head[pointer_queue] <= sq_head_next;
             io_sq_head_address[pointer_queue] <= sq_head_address_next;
             io_sq_tail[pointer_queue] <= sq_tail_next;
             io_cq_head[pointer_queue] <= cq_head_next;
             io_cq_tail[pointer_queue] <= cq_tail_next;
+            io_cq_tail_address[pointer_queue] <= cq_tail_address_next;
             sq_on_offer[pointer_queue] <= entries_on_offer(sq_head_next, sq_tail_next, sq_size_next);
             cq_room[pointer_queue] <= completion_room(cq_head_next, cq_tail_next, cq_size_next);
         end

@@ -254,6 +254,8 @@ def edge_cases(batch: int):
         (62, 3, 64, 0, 0, 1024),                 # the ring's end, two entries before it
         (63, 10, 64, 0, 0, 1024),                # the last entry of the ring
         (page - 2, page + 30, 1024, 0, 0, 1024), # the page's end, not the ring's
+        (page - 3, page + 30, 1024, 0, 0, 1024), # three before the page's end
+        (0, 3, 16, 0, 0, 16),                    # three waiting
         (page - 1, page + 3, 65536, 0, 0, 4),    # the page's end in the largest queue
         (0, 30, 1024, 7, 5, 16),                 # the CQ has room for one
         (0, 30, 1024, 5, 5, 16),                 # an empty CQ of 16 holds 15
