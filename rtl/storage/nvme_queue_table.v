@@ -243,8 +243,14 @@ generate
             io_cq_head[pointer_queue] <= cq_head_next;
             io_cq_tail[pointer_queue] <= cq_tail_next;
             io_cq_tail_address[pointer_queue] <= cq_tail_address_next;
-            sq_on_offer[pointer_queue] <= entries_on_offer(sq_head_next, sq_tail_next, sq_size_next);
-            cq_room[pointer_queue] <= completion_room(cq_head_next, cq_tail_next, cq_size_next);
+            // (worked out only when a pointer moves: simulators then skip the arithmetic of every
+            // idle queue, which is most of them in every cycle)
+            if (created_sq || tail_rung || entry_taken) begin
+                sq_on_offer[pointer_queue] <= entries_on_offer(sq_head_next, sq_tail_next, sq_size_next);
+            end
+            if (created_cq || head_rung || slot_taken) begin
+                cq_room[pointer_queue] <= completion_room(cq_head_next, cq_tail_next, cq_size_next);
+            end
         end
     end
 endgenerate
