@@ -209,6 +209,13 @@ function [2:0] completion_room(input [15:0] head, input [15:0] tail, input [15:0
                                                 : {1'b0, head} + {1'b0, size} - {1'b0, tail});
 endfunction
 
+// A head's or tail's slot address after this edge: the new queue's base, the same, the ring's base
+// again after its last slot, or the next slot (`step` bytes on)
+function [63:0] address_after(input created, input [63:0] new_base, input moved, input wraps, input [63:0] address,
+                              input [63:0] ring_base, input [63:0] step);
+    address_after = created ? new_base : !moved ? address : wraps ? ring_base : address + step;
+endfunction
+
 genvar pointer_queue;
 generate
     for (pointer_queue = 0; pointer_queue < QUEUE_SLOTS; pointer_queue = pointer_queue + 1) begin : pointers
@@ -224,18 +231,16 @@ generate
         wire [15:0] cq_size_next = created_cq ? queue_size : io_cq_size[pointer_queue];
         wire        sq_wraps = sq_head == io_sq_size[pointer_queue];
         wire [15:0] sq_head_next = created_sq ? 16'd0 : !entry_taken ? sq_head : sq_wraps ? 16'd0 : sq_head + 16'd1;
-        wire [63:0] sq_head_address = io_sq_head_address[pointer_queue];
-        wire [63:0] sq_head_address_next = created_sq ? queue_base
-                                         : !entry_taken ? sq_head_address
-                                         : sq_wraps ? io_sq_base[pointer_queue] : sq_head_address + 64'd64;
+        wire [63:0] sq_head_address_next = address_after(created_sq, queue_base, entry_taken, sq_wraps,
+                                                         io_sq_head_address[pointer_queue], io_sq_base[pointer_queue],
+                                                         64'd64);
         wire [15:0] sq_tail_next = tail_rung ? doorbell_value : created_sq ? 16'd0 : io_sq_tail[pointer_queue];
         wire [15:0] cq_head_next = head_rung ? doorbell_value : created_cq ? 16'd0 : io_cq_head[pointer_queue];
         wire        cq_wraps = cq_tail == io_cq_size[pointer_queue];
         wire [15:0] cq_tail_next = created_cq ? 16'd0 : !slot_taken ? cq_tail : cq_wraps ? 16'd0 : cq_tail + 16'd1;
-        wire [63:0] cq_tail_address = io_cq_tail_address[pointer_queue];
-        wire [63:0] cq_tail_address_next = created_cq ? queue_base
-                                         : !slot_taken ? cq_tail_address
-                                         : cq_wraps ? io_cq_base[pointer_queue] : cq_tail_address + 64'd16;
+        wire [63:0] cq_tail_address_next = address_after(created_cq, queue_base, slot_taken, cq_wraps,
+                                                         io_cq_tail_address[pointer_queue], io_cq_base[pointer_queue],
+                                                         64'd16);
         always @(posedge clk) begin
             io_sq_head[pointer_queue] <= sq_head_next;
             io_sq_head_address[pointer_queue] <= sq_head_address_next;
