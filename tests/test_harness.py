@@ -92,7 +92,7 @@ def test_a_bad_parameter_stops_the_build_with_the_designs_message(simulator, req
 BAD_PARAMETERS = [
     ("nvme_queue_engine", {"QUEUES": 66}, "QUEUES must be 2 to 65"),
     ("nvme_io_command", {"MDTS": 0}, "MDTS must be 1 to 19"),
-    ("nvme_sq_arbiter", {"FETCH_BATCH": 5}, "FETCH_BATCH must be 1 to 4"),
+    ("nvme_queue_table", {"FETCH_BATCH": 5}, "FETCH_BATCH must be 1 to 4"),
     ("nvme_error_log", {"ENTRIES": 0}, "ENTRIES must be 1 to 256"),
     ("nvme_io_statistics", {"LBA_SHIFT": 13}, "LBA_SHIFT must be 9 to 12"),
     ("pcie_us_requester", {"STREAM_TAGS": 16}, "STREAM_TAGS must be 1 to 15"),

@@ -143,6 +143,23 @@ class TB:
         await self.read_events()
         return completions
 
+    async def settle(self, cycles: int = 200) -> dict[str, int]:
+        """Let the frames already handed over pass through the engine, then read its counters."""
+        await self.rx.wait()
+        await ClockCycles(self.dut.clk, cycles)
+        return await self.read_events()
+
+    def delivered_malformed(self) -> int:
+        """How many of the frames handed to the engine a RoCE receiver must drop as malformed
+        (the model parser's verdict, independent of the engine's counters)."""
+        rejected = 0
+        for frame in self.delivered:
+            try:
+                parse_frame(frame, self.engine_pmtus.get(int.from_bytes(frame[47:50], "big"), self.pmtu))
+            except MalformedFrame:
+                rejected += 1
+        return rejected
+
     @staticmethod
     def take_completions(peer: QueuePair) -> list:
         """The peer's completions so far, each sampled for the functional coverage."""
