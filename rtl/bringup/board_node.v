@@ -18,6 +18,8 @@ module board_node #(
     parameter MEMORY_BYTES = 32768,
     // Queue pairs in the RDMA engine
     parameter QP_COUNT = 8,
+    // The RDMA engine's receive buffer: what senders may have in flight to this node
+    parameter RX_BUFFER_BYTES = 65536,
     // 1: the node also has its collective engine; 0: the RDMA engine alone
     parameter COLLECTIVE = 0,
     // The RDMA engine's ACK-timeout and RNR-timer units in cycles
@@ -200,8 +202,8 @@ axil_to_axi #(
 );
 
 dpu_node #(
-    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
-    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .GIT_HASH(GIT_HASH), .SIMULATION(SIMULATION), .COLLECTIVE(COLLECTIVE),
+    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES),
+    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .GIT_HASH(GIT_HASH), .SIMULATION(SIMULATION), .COLLECTIVE(COLLECTIVE),
     .CHAIN_BASE(CHAIN_BASE), .CHAIN_NEXT(CHAIN_NEXT)
 ) node_inst (
     .clk(clk), .rst(rst),

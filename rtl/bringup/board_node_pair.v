@@ -21,6 +21,10 @@ module board_node_pair #(
     parameter MEMORY_BYTES = 32768,
     // Queue pairs in each RDMA engine
     parameter QP_COUNT = 8,
+    // Each RDMA engine's receive buffer. A quarter of the engine's usual 64 KiB: the board's
+    // traffic is a scenario at a time over its UART, at most a few PMTU-256 packets in flight
+    // (a two-node cluster's four 1 KiB slots), and the block RAM it frees holds the QP contexts
+    parameter RX_BUFFER_BYTES = 16384,
     // 1: each node also has its collective engine (a two-node cluster); 0: the RDMA engines alone
     parameter COLLECTIVE = 0,
     // The ACK-timeout and RNR-timer units of the RDMA engines in cycles
@@ -98,7 +102,7 @@ genvar node;
 generate
 for (node = 0; node < 2; node = node + 1) begin : nodes
     board_node #(
-        .DATA_WIDTH(DATA_WIDTH), .MEMORY_BYTES(MEMORY_BYTES), .QP_COUNT(QP_COUNT), .COLLECTIVE(COLLECTIVE),
+        .DATA_WIDTH(DATA_WIDTH), .MEMORY_BYTES(MEMORY_BYTES), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES), .COLLECTIVE(COLLECTIVE),
         .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES),
         .CHAIN_BASE(BASE_ADDRESS + node * NODE_STRIDE),
         .CHAIN_NEXT(node == 0 ? BASE_ADDRESS + NODE_STRIDE : 32'd0),

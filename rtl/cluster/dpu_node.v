@@ -16,6 +16,8 @@ module dpu_node #(
     parameter DATA_WIDTH = 64,
     // Queue pairs in the RDMA engine
     parameter QP_COUNT = 16,
+    // The RDMA engine's receive buffer: what senders may have in flight to this node
+    parameter RX_BUFFER_BYTES = 65536,
     // Largest ring size of the collective engine
     parameter MAX_RANKS = 16,
     // Most receive slots per rank
@@ -333,8 +335,8 @@ wire [23:0] offloaded_completion_qpn;
 wire [7:0]  offloaded_completion_opcode, offloaded_completion_status;
 
 rdma_engine #(
-    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
-    .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .NEXT_BLOCK_ADDRESS(COLLECTIVE ? CHAIN_BASE + COLLECTIVE_ADDRESS : CHAIN_NEXT)
+    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES),
+    .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .NEXT_BLOCK_ADDRESS(COLLECTIVE ? CHAIN_BASE + COLLECTIVE_ADDRESS : CHAIN_NEXT)
 ) rdma_inst (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(block_awaddr[1*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[1*3 +: 3]), .s_axil_awvalid(block_awvalid[1]),

@@ -60,8 +60,11 @@ initial begin
     end
 end
 
-reg [CONFIG_WIDTH-1:0] config_ram [0:QP_COUNT-1];
-reg [STATE_WIDTH-1:0]  state_ram [0:QP_COUNT-1];
+// Block RAM at every QP count: at a few QPs a synthesiser would otherwise take these hundreds of
+// bits per entry into LUT RAM, a slice's worth of logic for every 4 bits, which is what a small
+// board runs out of first (docs/bringup.md)
+(* ram_style = "block" *) reg [CONFIG_WIDTH-1:0] config_ram [0:QP_COUNT-1];
+(* ram_style = "block" *) reg [STATE_WIDTH-1:0]  state_ram [0:QP_COUNT-1];
 
 reg                   clearing;
 reg [INDEX_WIDTH-1:0] clear_index;
