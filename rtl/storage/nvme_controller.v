@@ -284,6 +284,7 @@ wire [7:0]   io_opcode, io_status_code;
 wire [31:0]  io_nsid;
 wire [63:0]  io_slba, io_prp1, io_prp2;
 wire [15:0]  io_nlb;
+wire [64:0]  io_last_lba;
 wire [4:0]   interrupt_vector;
 wire         engine_write_valid, engine_write_ready, engine_read_valid, engine_read_ready;
 wire [63:0]  engine_write_address, engine_read_address;
@@ -361,8 +362,8 @@ nvme_io_command #(
     .LBA_SHIFT(LBA_SHIFT)
 ) io_command_inst (
     .clk(clk), .rst(rst),
-    .start(io_start), .opcode(io_opcode), .nsid(io_nsid), .slba(io_slba), .nlb(io_nlb), .prp1(io_prp1),
-    .prp2(io_prp2), .done(io_done), .status_code(io_status_code), .released(io_released),
+    .start(io_start), .opcode(io_opcode), .nsid(io_nsid), .slba(io_slba), .nlb(io_nlb), .last_lba(io_last_lba),
+    .prp1(io_prp1), .prp2(io_prp2), .done(io_done), .status_code(io_status_code), .released(io_released),
     .drain_done(io_drain_done), .drain_status(io_drain_status), .release_allowed(io_drain_free),
     .host_read_valid(io_read_valid), .host_read_ready(read_ready && io_active), .host_read_address(io_read_address),
     .host_read_dwords(io_read_dwords), .host_read_done(read_done && small_read_for_io), .host_read_data(read_data[511:0]),
@@ -478,6 +479,7 @@ nvme_queue_engine #(
     .bulk_valid(bulk_valid), .bulk_ready(bulk_ready), .bulk_address(bulk_address), .bulk_dwords(bulk_dwords),
     .bulk_source_index(bulk_source_index), .bulk_source_data(bulk_source_data), .bulk_done(bulk_done),
     .io_start(io_start), .io_opcode(io_opcode), .io_nsid(io_nsid), .io_slba(io_slba), .io_nlb(io_nlb),
+    .io_last_lba(io_last_lba),
     .io_prp1(io_prp1), .io_prp2(io_prp2), .io_done(io_done), .io_status_code(io_status_code),
     .io_released(io_released), .io_drain_done(io_drain_done), .io_drain_status(io_drain_status), .io_drain_free(io_drain_free), .io_active(io_active),
     .event_command(event_command), .event_command_admin(event_command_admin),

@@ -43,6 +43,7 @@ module nvme_io_command #(
     input  wire [31:0]              nsid,
     input  wire [63:0]              slba,
     input  wire [15:0]              nlb,          // blocks - 1
+    input  wire [64:0]              last_lba,     // slba + nlb
     input  wire [63:0]              prp1,
     input  wire [63:0]              prp2,
     output reg                      done,         // one cycle, with the status
@@ -150,7 +151,6 @@ wire [31:0] beat_wide = {{(32-BEAT_INDEX_WIDTH){1'b0}}, beat};
 reg        two_pages;           // PRP2 is the second page itself, not a list
 
 // Checks on the command as received
-wire [64:0] last_lba = {1'b0, slba} + {49'd0, nlb};
 wire        lba_in_range = !last_lba[64] && last_lba[63:0] < NAMESPACE_BLOCKS;
 wire [31:0] transfer_bytes = ({16'd0, nlb} + 32'd1) << LBA_SHIFT;
 wire [31:0] first_page_bytes = 32'd4096 - {20'd0, prp1[11:0]};

@@ -96,6 +96,7 @@ module nvme_queue_engine #(
     output wire [31:0]  io_nsid,
     output wire [63:0]  io_slba,
     output wire [15:0]  io_nlb,
+    output wire [64:0]  io_last_lba,    // SLBA + NLB, in 65 bits (past 2^64 is out of any range)
     output wire [63:0]  io_prp1,
     output wire [63:0]  io_prp2,
     input  wire         io_done,
@@ -192,6 +193,13 @@ assign io_opcode = opcode;
 assign io_nsid = nsid;
 assign io_slba = {cdw11, cdw10};
 assign io_nlb = entry[399:384];
+// An NVM command's last block, worked out as its entry is taken from the read data: the command's
+// range and overlap checks are then compares, not a 65-bit add and a compare in one cycle
+reg  [64:0] entry_last_lba;
+function [64:0] last_lba_of(input [511:0] command);
+    last_lba_of = {1'b0, command[383:320]} + {49'd0, command[399:384]};
+endfunction
+assign io_last_lba = entry_last_lba;
 assign io_prp1 = prp1;
 assign io_prp2 = prp2;
 assign io_active = state == S_IO;
@@ -627,6 +635,7 @@ task begin_batch(input [2047:0] entries, input unreadable, input [2:0] count);
     begin
         batch <= entries;
         entry <= entries[511:0];
+        entry_last_lba <= last_lba_of(entries[511:0]);
         entry_unreadable <= unreadable;
         batch_next <= 2'd1;
         batch_left <= unreadable ? 3'd0 : count - 3'd1;
@@ -649,6 +658,7 @@ endtask
 task take_batch_entry;
     begin
         entry <= batch[512 * batch_next +: 512];
+        entry_last_lba <= last_lba_of(batch[512 * batch_next +: 512]);
         entry_unreadable <= 1'b0;
         batch_next <= batch_next + 2'd1;
         batch_left <= batch_left - 3'd1;
