@@ -227,20 +227,30 @@ generate
         wire slot_taken = cq_slot_take && cq_slot_take_cq == pointer_queue;
         wire [15:0] sq_head = io_sq_head[pointer_queue];
         wire [15:0] cq_tail = io_cq_tail[pointer_queue];
-        wire [15:0] sq_size_next = created_sq ? queue_size : io_sq_size[pointer_queue];
-        wire [15:0] cq_size_next = created_cq ? queue_size : io_cq_size[pointer_queue];
+        // The pointers as a doorbell, a taken entry or a taken slot moves them, then as a creation
+        // sets them (to 0: no doorbell applies to a queue that does not exist yet)
         wire        sq_wraps = sq_head == io_sq_size[pointer_queue];
-        wire [15:0] sq_head_next = created_sq ? 16'd0 : !entry_taken ? sq_head : sq_wraps ? 16'd0 : sq_head + 16'd1;
+        wire [15:0] sq_head_moved = !entry_taken ? sq_head : sq_wraps ? 16'd0 : sq_head + 16'd1;
+        wire [15:0] sq_tail_moved = tail_rung ? doorbell_value : io_sq_tail[pointer_queue];
+        wire [15:0] cq_head_moved = head_rung ? doorbell_value : io_cq_head[pointer_queue];
+        wire        cq_wraps = cq_tail == io_cq_size[pointer_queue];
+        wire [15:0] cq_tail_moved = !slot_taken ? cq_tail : cq_wraps ? 16'd0 : cq_tail + 16'd1;
+        wire [15:0] sq_head_next = created_sq ? 16'd0 : sq_head_moved;
+        wire [15:0] sq_tail_next = created_sq ? 16'd0 : sq_tail_moved;
+        wire [15:0] cq_head_next = created_cq ? 16'd0 : cq_head_moved;
+        wire [15:0] cq_tail_next = created_cq ? 16'd0 : cq_tail_moved;
         wire [63:0] sq_head_address_next = address_after(created_sq, queue_base, entry_taken, sq_wraps,
                                                          io_sq_head_address[pointer_queue], io_sq_base[pointer_queue],
                                                          64'd64);
-        wire [15:0] sq_tail_next = tail_rung ? doorbell_value : created_sq ? 16'd0 : io_sq_tail[pointer_queue];
-        wire [15:0] cq_head_next = head_rung ? doorbell_value : created_cq ? 16'd0 : io_cq_head[pointer_queue];
-        wire        cq_wraps = cq_tail == io_cq_size[pointer_queue];
-        wire [15:0] cq_tail_next = created_cq ? 16'd0 : !slot_taken ? cq_tail : cq_wraps ? 16'd0 : cq_tail + 16'd1;
         wire [63:0] cq_tail_address_next = address_after(created_cq, queue_base, slot_taken, cq_wraps,
                                                          io_cq_tail_address[pointer_queue], io_cq_base[pointer_queue],
                                                          64'd16);
+        // A new SQ offers nothing, a new CQ its size (at most the batch): chosen after the
+        // arithmetic, so the admin command's verdict meets only that choice
+        wire [2:0]  sq_offer_next = created_sq ? 3'd0
+                                  : entries_on_offer(sq_head_moved, sq_tail_moved, io_sq_size[pointer_queue]);
+        wire [2:0]  cq_room_next = created_cq ? at_most_batch({1'b0, queue_size})
+                                 : completion_room(cq_head_moved, cq_tail_moved, io_cq_size[pointer_queue]);
         always @(posedge clk) begin
             io_sq_head[pointer_queue] <= sq_head_next;
             io_sq_head_address[pointer_queue] <= sq_head_address_next;
@@ -251,10 +261,10 @@ generate
             // (worked out only when a pointer moves: simulators then skip the arithmetic of every
             // idle queue, which is most of them in every cycle)
             if (created_sq || tail_rung || entry_taken) begin
-                sq_on_offer[pointer_queue] <= entries_on_offer(sq_head_next, sq_tail_next, sq_size_next);
+                sq_on_offer[pointer_queue] <= sq_offer_next;
             end
             if (created_cq || head_rung || slot_taken) begin
-                cq_room[pointer_queue] <= completion_room(cq_head_next, cq_tail_next, cq_size_next);
+                cq_room[pointer_queue] <= cq_room_next;
             end
         end
     end
