@@ -196,8 +196,8 @@ assign io_nlb = entry[399:384];
 // An NVM command's last block, worked out as its entry is taken from the read data: the command's
 // range and overlap checks are then compares, not a 65-bit add and a compare in one cycle
 reg  [64:0] entry_last_lba;
-function [64:0] last_lba_of(input [511:0] command);
-    last_lba_of = {1'b0, command[383:320]} + {49'd0, command[399:384]};
+function [64:0] last_lba_of(input [79:0] slba_and_nlb);  // an entry's bits 399:320 (CDW10-11, CDW12's NLB)
+    last_lba_of = {1'b0, slba_and_nlb[63:0]} + {49'd0, slba_and_nlb[79:64]};
 endfunction
 assign io_last_lba = entry_last_lba;
 assign io_prp1 = prp1;
@@ -635,7 +635,7 @@ task begin_batch(input [2047:0] entries, input unreadable, input [2:0] count);
     begin
         batch <= entries;
         entry <= entries[511:0];
-        entry_last_lba <= last_lba_of(entries[511:0]);
+        entry_last_lba <= last_lba_of(entries[399:320]);
         entry_unreadable <= unreadable;
         batch_next <= 2'd1;
         batch_left <= unreadable ? 3'd0 : count - 3'd1;
@@ -658,7 +658,7 @@ endtask
 task take_batch_entry;
     begin
         entry <= batch[512 * batch_next +: 512];
-        entry_last_lba <= last_lba_of(batch[512 * batch_next +: 512]);
+        entry_last_lba <= last_lba_of(batch[512 * batch_next + 320 +: 80]);
         entry_unreadable <= 1'b0;
         batch_next <= batch_next + 2'd1;
         batch_left <= batch_left - 3'd1;
