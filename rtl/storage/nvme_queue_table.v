@@ -151,7 +151,7 @@ wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] 
 assign doorbell_io_exists = {25'd0, doorbell_queue} < QUEUE_COUNT
                          && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
 assign doorbell_io_value_fits = doorbell_value <= doorbell_io_size;
-wire doorbell_applies = doorbell_valid && doorbell_queue != 7'd0 && doorbell_io_exists && doorbell_io_value_fits;
+wire doorbell_in_table = doorbell_queue != 7'd0 && {25'd0, doorbell_queue} < QUEUE_COUNT;
 
 // An I/O SQ is ready when it has entries and its CQ has room for one more completion; a read of
 // it takes what it offers up to its CQ's room
@@ -221,8 +221,14 @@ generate
     for (pointer_queue = 0; pointer_queue < QUEUE_SLOTS; pointer_queue = pointer_queue + 1) begin : pointers
         wire created_sq = create_sq && admin_queue_index == pointer_queue;
         wire created_cq = create_cq && admin_queue_index == pointer_queue;
-        wire tail_rung = doorbell_applies && !doorbell_is_cq_head && doorbell_index == pointer_queue;
-        wire head_rung = doorbell_applies && doorbell_is_cq_head && doorbell_index == pointer_queue;
+        // A doorbell moves this queue's pointer when the queue exists and the value is within its
+        // size: the verdict the lookups above give for the doorbell's queue, taken here from this
+        // queue's own registers (no lookup through the table before the pointer arithmetic)
+        wire doorbell_here = doorbell_valid && doorbell_in_table && doorbell_index == pointer_queue;
+        wire tail_rung = doorbell_here && !doorbell_is_cq_head && io_sq_valid[pointer_queue]
+                      && doorbell_value <= io_sq_size[pointer_queue];
+        wire head_rung = doorbell_here && doorbell_is_cq_head && io_cq_valid[pointer_queue]
+                      && doorbell_value <= io_cq_size[pointer_queue];
         wire entry_taken = sq_head_advance && sq_head_advance_queue == pointer_queue;
         wire slot_taken = cq_slot_take && cq_slot_take_cq == pointer_queue;
         wire [15:0] sq_head = io_sq_head[pointer_queue];
