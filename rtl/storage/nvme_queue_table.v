@@ -148,10 +148,11 @@ assign admin_queue_cq_has_sq = cq_has_sq;
 // The doorbell's queue (a queue number past the table is never valid: the index alone would wrap)
 wire [QUEUE_INDEX_WIDTH-1:0] doorbell_index = doorbell_queue[QUEUE_INDEX_WIDTH-1:0];
 wire [15:0] doorbell_io_size = doorbell_is_cq_head ? io_cq_size[doorbell_index] : io_sq_size[doorbell_index];
-assign doorbell_io_exists = {25'd0, doorbell_queue} < QUEUE_COUNT
+wire doorbell_queue_in_range = {25'd0, doorbell_queue} < QUEUE_COUNT;
+wire doorbell_in_table = doorbell_queue != 7'd0 && doorbell_queue_in_range;  // an I/O queue's slot
+assign doorbell_io_exists = doorbell_queue_in_range
                          && (doorbell_is_cq_head ? io_cq_valid[doorbell_index] : io_sq_valid[doorbell_index]);
 assign doorbell_io_value_fits = doorbell_value <= doorbell_io_size;
-wire doorbell_in_table = doorbell_queue != 7'd0 && {25'd0, doorbell_queue} < QUEUE_COUNT;
 
 // An I/O SQ is ready when it has entries and its CQ has room for one more completion; a read of
 // it takes what it offers up to its CQ's room
