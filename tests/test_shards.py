@@ -54,7 +54,7 @@ def test_the_regress_tier_adds_the_long_sweeps_and_the_wide_variants_on_icarus()
     long_sweeps = ("allreduce_ring_bandwidth-BUFFER_BEATS16384-DATA_WIDTH512-RANKS8",
                    "dpu_cluster_bandwidth-DATA_WIDTH512-MEMORY_BYTES2097152-NODES4",
                    "dpu_cluster_sizes-DATA_WIDTH64-NODES8",
-                   "board_rdma_pair_soak-BAUD_RATE62500000-CLOCK_FREQ_KHZ250000-ENGINE_AREA1-SIMULATION1",
+                   "board_rdma_pair_soak-BAUD_RATE62500000-CLOCK_FREQ_KHZ250000-ENGINE_AREA1-SELF_TEST0-SIMULATION1",
                    "alveo_u55c-NEAR_END_LOOPBACK1")
     sweeps = {node for node in added if any(sweep in node for sweep in long_sweeps)}
     assert all(any(sweep in node for node in sweeps) for sweep in long_sweeps), sorted(added)

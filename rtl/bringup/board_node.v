@@ -20,6 +20,8 @@ module board_node #(
     parameter QP_COUNT = 8,
     // The RDMA engine's receive buffer: what senders may have in flight to this node
     parameter RX_BUFFER_BYTES = 65536,
+    // Memory regions the RDMA engine registers (a power of two)
+    parameter MR_COUNT = 16,
     // 1: the node also has its collective engine; 0: the RDMA engine alone
     parameter COLLECTIVE = 0,
     // The RDMA engine's ACK-timeout and RNR-timer units in cycles
@@ -202,7 +204,7 @@ axil_to_axi #(
 );
 
 dpu_node #(
-    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES),
+    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES), .MR_COUNT(MR_COUNT),
     .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .GIT_HASH(GIT_HASH),
     .SIMULATION(SIMULATION), .COLLECTIVE(COLLECTIVE),
     .CHAIN_BASE(CHAIN_BASE), .CHAIN_NEXT(CHAIN_NEXT)

@@ -25,6 +25,10 @@ module board_node_pair #(
     // traffic is a scenario at a time over its UART, at most a few PMTU-256 packets in flight
     // (a two-node cluster's four 1 KiB slots), and the block RAM it frees holds the QP contexts
     parameter RX_BUFFER_BYTES = 16384,
+    // Memory regions each RDMA engine registers: a board scenario registers one per node (a
+    // two-node cluster one per ring), and each region is some 170 flip-flops and a lane of the
+    // responder's region lookup
+    parameter MR_COUNT = 4,
     // 1: each node also has its collective engine (a two-node cluster); 0: the RDMA engines alone
     parameter COLLECTIVE = 0,
     // The ACK-timeout and RNR-timer units of the RDMA engines in cycles
@@ -103,7 +107,7 @@ generate
 for (node = 0; node < 2; node = node + 1) begin : nodes
     board_node #(
         .DATA_WIDTH(DATA_WIDTH), .MEMORY_BYTES(MEMORY_BYTES), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES),
-        .COLLECTIVE(COLLECTIVE),
+        .MR_COUNT(MR_COUNT), .COLLECTIVE(COLLECTIVE),
         .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES),
         .CHAIN_BASE(BASE_ADDRESS + node * NODE_STRIDE),
         .CHAIN_NEXT(node == 0 ? BASE_ADDRESS + NODE_STRIDE : 32'd0),

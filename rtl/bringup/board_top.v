@@ -23,7 +23,10 @@ module board_top #(
     parameter SIMULATION = 0,
     // The engines this build carries beside the self-test (board_core): 0 none, 1 the RDMA
     // engine pair, 2 two DPU nodes, 3 a 2-rank all-reduce ring
-    parameter ENGINE_AREA = 0
+    parameter ENGINE_AREA = 0,
+    // 1: the self-test (the core's counters and loopback FIFO, the traffic block) beside the
+    // engines; 0: only the board's ID block in front of them (board_core)
+    parameter SELF_TEST = 1
 ) (
     input  wire       clk,
     // Active-low reset button
@@ -89,7 +92,8 @@ board_core #(
     .GIT_DIRTY(GIT_DIRTY),
     .SIMULATION(SIMULATION),
     .CLOCK_FREQ_KHZ(CLOCK_FREQ_KHZ),
-    .ENGINE_AREA(ENGINE_AREA)
+    .ENGINE_AREA(ENGINE_AREA),
+    .SELF_TEST(SELF_TEST)
 ) core_inst (
     .clk(clk), .rst(rst),
     .s_link_tdata(rx_tdata), .s_link_tvalid(rx_tvalid), .s_link_tready(rx_tready),

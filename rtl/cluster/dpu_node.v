@@ -18,6 +18,8 @@ module dpu_node #(
     parameter QP_COUNT = 16,
     // The RDMA engine's receive buffer: what senders may have in flight to this node
     parameter RX_BUFFER_BYTES = 65536,
+    // Memory regions the RDMA engine registers (a power of two)
+    parameter MR_COUNT = 16,
     // Largest ring size of the collective engine
     parameter MAX_RANKS = 16,
     // Most receive slots per rank
@@ -335,7 +337,7 @@ wire [23:0] offloaded_completion_qpn;
 wire [7:0]  offloaded_completion_opcode, offloaded_completion_status;
 
 rdma_engine #(
-    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES),
+    .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES), .MR_COUNT(MR_COUNT),
     .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES),
     .NEXT_BLOCK_ADDRESS(COLLECTIVE ? CHAIN_BASE + COLLECTIVE_ADDRESS : CHAIN_NEXT)
 ) rdma_inst (

@@ -12,7 +12,9 @@ import cocotb
 from board_bench import TB
 from dpuv.board import rdma_pair
 from dpuv.regs import chain
+from dpuv.regs.access import BusError
 from dpuv.regs.maps import id_block, rdma_engine
+from dpuv.tb.testbench import build_parameters
 
 
 @cocotb.test(timeout_time=12, timeout_unit="ms")
@@ -30,6 +32,17 @@ async def the_nodes_are_found_on_the_chain_with_their_memory_windows(dut):
     found = await chain.walk(tb.link)
     types = [block.type_id for block in found]
     assert types.count(id_block.BLOCK.type_id) == 3 and types.count(rdma_engine.BLOCK.type_id) == 2, found
+    if build_parameters().get("SELF_TEST", 1) == 0:
+        # Without the self-test the board's ID block leads straight to the engines, and the rest
+        # of the core's window (where the counters and the traffic block would be) is unmapped
+        assert len(found) == 5 and found[1].address == 0x40000, found
+        for access in (tb.link.read(0x1000, 4), tb.link.write(0x2000, b"self")):
+            try:
+                await access
+            except BusError as error:
+                assert error.response in ("DECERR", "SLVERR"), error
+            else:
+                raise AssertionError("an access where the self-test would be was answered")
     nodes = rdma_pair.find_nodes(tb.link, found)
     assert [node.id_address for node in nodes] == [0x40000, 0x50000]
     # Each memory window reaches its own node's memory only: a pattern written through one is not
