@@ -177,10 +177,14 @@ end
 function [23:0] packets_of(input [31:0] length, input [2:0] pmtu_code);
     // Packets a message of this length takes (a READ: response packets); an empty one takes one.
     // Lengths are below 2^31 and the PMTU at least 2^8, so the count fits 24 bits.
-    reg [31:0] packets;
+    // Whole packets plus one for a remainder, so that the shift and the remainder test run side by
+    // side and one increment follows (not a decrement, the shift, then an increment)
+    reg [31:0] whole;
+    reg        remainder;
     begin
-        packets = length == 32'd0 ? 32'd1 : ((length - 32'd1) >> (4'd8 + {1'b0, pmtu_code})) + 32'd1;
-        packets_of = packets[23:0];
+        whole = length >> (4'd8 + {1'b0, pmtu_code});
+        remainder = (length & ((32'd256 << pmtu_code) - 32'd1)) != 32'd0;
+        packets_of = length == 32'd0 ? 24'd1 : whole[23:0] + {23'd0, remainder};
     end
 endfunction
 
@@ -396,8 +400,14 @@ reg [15:0] refused_index;
 wire        doorbell_acceptable = doorbell_read - oldest_wqe <= qp_sq_entries
                                && doorbell_read - oldest_wqe >= producer_index - oldest_wqe;
 wire [15:0] accepted_producer_index = doorbell_acceptable ? doorbell_read : producer_index;
-wire [23:0] head_packets = packets_of(head_length, qp_pmtu_code);
+// The oldest request's packet count, kept beside its length and set wherever the length is (as the
+// state is loaded and as the oldest WQE is taken), so that retiring it adds two registers instead
+// of working the count out of the length first: that was the 512-bit engine's longest path
+reg  [23:0] head_packets;
 wire [23:0] head_end_psn = head_first_psn + head_packets;
+// Where the oldest request's length sits in the state word: below it are refused, refused_index,
+// rnr_retries_left and rnr_waiting (state_write_data)
+localparam HEAD_LENGTH_LSB = 1 + 16 + 3 + 1;
 wire        outstanding = unacked_psn != sent_end_psn;
 // Taken in 24 bits, so that it holds across the PSN wrap. After going back N inside a message the
 // next PSN is behind the oldest unacknowledged one: that resend is always allowed.
@@ -570,6 +580,7 @@ always @(posedge clk) begin
              sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline, head_valid, head_opcode,
              head_wr_id, head_local_address, head_length, refused, refused_index, rnr_retries_left,
              rnr_waiting} <= state_read;
+            head_packets <= packets_of(state_read[HEAD_LENGTH_LSB +: 32], qp_pmtu_code);
             state <= S_DECIDE;
         end
         S_DECIDE: begin
@@ -647,6 +658,7 @@ always @(posedge clk) begin
                     head_wr_id <= wqe_wr_id;
                     head_local_address <= wqe_local_address;
                     head_length <= wqe_length;
+                    head_packets <= wqe_packets;
                     state <= S_RETIRE;
                 end
                 FETCH_ERROR: begin
@@ -694,6 +706,7 @@ always @(posedge clk) begin
                             head_wr_id <= wqe_wr_id;
                             head_local_address <= wqe_local_address;
                             head_length <= wqe_length;
+                            head_packets <= wqe_packets;
                         end
                         next_wqe <= next_wqe + 16'd1;
                         next_psn <= next_psn + wqe_packets;
