@@ -179,12 +179,12 @@ function [23:0] packets_of(input [31:0] length, input [2:0] pmtu_code);
     // Lengths are below 2^31 and the PMTU at least 2^8, so the count fits 24 bits.
     // Whole packets plus one for a remainder, so that the shift and the remainder test run side by
     // side and one increment follows (not a decrement, the shift, then an increment)
-    reg [31:0] whole;
+    reg [31:0] packets;
     reg        remainder;
     begin
-        whole = length >> (4'd8 + {1'b0, pmtu_code});
         remainder = (length & ((32'd256 << pmtu_code) - 32'd1)) != 32'd0;
-        packets_of = length == 32'd0 ? 24'd1 : whole[23:0] + {23'd0, remainder};
+        packets = length == 32'd0 ? 32'd1 : (length >> (4'd8 + {1'b0, pmtu_code})) + {31'd0, remainder};
+        packets_of = packets[23:0];
     end
 endfunction
 
