@@ -169,7 +169,7 @@ opt -fast
 
 
 _FAILED = re.compile(r"summary:\s+(failed assertion|unreached cover statement) \S+ at (\S+)(?: step (\d+))?")
-_TRACE = re.compile(r"summary:\s+counterexample trace(?: \[\w+\])?: (\S+)")
+_TRACE = re.compile(r"summary:\s+counterexample trace(?: \[(\w+)\])?: (\S+)")
 
 
 def _task_result(folder: Path, task: str) -> TaskResult:
@@ -180,12 +180,19 @@ def _task_result(folder: Path, task: str) -> TaskResult:
         result.status = status_file.read_text().split()[0]
     log = task_folder / "logfile.txt"
     if log.exists():
+        # The summary names each trace, then what failed in it. An induction step's trace is a
+        # counterexample to induction (its start may be unreachable), not to the property, and SBY
+        # stops its writer, mid-file at times, once the base case has failed: only base-case and
+        # BMC traces, and what failed in them, are kept
+        in_induction = False
         for line in log.read_text().splitlines():
-            if failed := _FAILED.search(line):
+            if trace := _TRACE.search(line):
+                in_induction = trace.group(1) == "induction"
+                if not in_induction:
+                    result.traces.append(folder / trace.group(2))
+            elif (failed := _FAILED.search(line)) and not in_induction:
                 step = f" step {failed.group(3)}" if failed.group(3) else ""
                 result.failed.append(f"{failed.group(1)} at {failed.group(2)}{step}")
-            if trace := _TRACE.search(line):
-                result.traces.append(folder / trace.group(1))
     return result
 
 
