@@ -400,14 +400,12 @@ reg [15:0] refused_index;
 wire        doorbell_acceptable = doorbell_read - oldest_wqe <= qp_sq_entries
                                && doorbell_read - oldest_wqe >= producer_index - oldest_wqe;
 wire [15:0] accepted_producer_index = doorbell_acceptable ? doorbell_read : producer_index;
-// The oldest request's packet count, kept beside its length and set wherever the length is (as the
-// state is loaded and as the oldest WQE is taken), so that retiring it adds two registers instead
-// of working the count out of the length first: that was the 512-bit engine's longest path
+// The oldest request's packet count, worked out from its length in S_DECIDE (the cycle after the
+// state loads, before any S_RETIRE) and as the oldest WQE is taken, so that retiring it adds two
+// registers instead of working the count out of the length first: that was the 512-bit engine's
+// longest path
 reg  [23:0] head_packets;
 wire [23:0] head_end_psn = head_first_psn + head_packets;
-// Where the oldest request's length sits in the state word: below it are refused, refused_index,
-// rnr_retries_left and rnr_waiting (state_write_data)
-localparam HEAD_LENGTH_LSB = 1 + 16 + 3 + 1;
 wire        outstanding = unacked_psn != sent_end_psn;
 // Taken in 24 bits, so that it holds across the PSN wrap. After going back N inside a message the
 // next PSN is behind the oldest unacknowledged one: that resend is always allowed.
@@ -580,10 +578,10 @@ always @(posedge clk) begin
              sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline, head_valid, head_opcode,
              head_wr_id, head_local_address, head_length, refused, refused_index, rnr_retries_left,
              rnr_waiting} <= state_read;
-            head_packets <= packets_of(state_read[HEAD_LENGTH_LSB +: 32], qp_pmtu_code);
             state <= S_DECIDE;
         end
         S_DECIDE: begin
+            head_packets <= packets_of(head_length, qp_pmtu_code);
             write_back <= 1'b1;
             case (job)
                 JOB_RESPONSE: begin
