@@ -6,7 +6,8 @@ A simulator that is not installed skips its cases with the install command, unle
 environment demands it (CI sets DPUV_REQUIRE_SIMULATORS=verilator,icarus): then it fails.
 Set DPUV_SEED to rerun with a fixed seed; DPUV_SEEDS=n (make regress SEEDS=n) runs each case with n seeds, and
 DPUV_TIER=regress (make regress) adds the parameter sets a bench keeps for that tier, and runs on
-Icarus too the wide variants `make test` runs on Verilator alone.
+Icarus too the wide variants and the long scenarios (`icarus_regress_only_tests`) `make test` runs
+on Verilator alone.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def test_bench(bench, parameters, simulator, seed_index, record_property, requir
     require_simulator(simulator)
     # DPUV_SEED fixes the seeds (the n-th seed of a case is DPUV_SEED + n - 1); otherwise each is drawn
     seed = int(os.environ["DPUV_SEED"]) + seed_index if os.environ.get("DPUV_SEED") else None
-    result = runner.run(bench, parameters, simulator, seed=seed)
+    result = runner.run(bench, parameters, simulator, seed=seed, testcase=bench.test_filter(REGRESS, simulator))
     record_property("seed", result.seed)
     print(f"seed {result.seed}; reproduce with: {result.reproduce_command()}")
     assert result.passed, result.failure_report()

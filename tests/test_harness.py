@@ -3,6 +3,7 @@
 """The harness itself: it finds the right simulators, and says clearly what is wrong."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dpuv.harness import benches, runner, toolchain
+from dpuv.harness import benches, runner, testplan, toolchain
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,6 +163,7 @@ def _manifests(root, **areas):
      'icarus_regress_only_parameter_sets = [{ W = 2 }]\n', "only some of its own sets"),
     ('[[bench]]\nname = "x"\ntop = "x"\nparameter_sets = [{ W = 1 }]\n'
      'icarus_regress_only_parameter_sets = [{ W = 1 }]\n', "every parameter set"),
+    ('[[bench]]\nname = "x"\ntop = "x"\nicarus_regress_only_tests = ["a test"]\n', "cocotb test function names"),
 ])
 def test_a_bad_bench_entry_names_its_manifest(tmp_path, manifest, message):
     with pytest.raises(benches.ManifestError, match=message) as error:
@@ -182,6 +184,26 @@ def test_make_test_holds_wide_variants_back_from_icarus_alone(tmp_path):
     assert bench.suite_parameter_sets(False, "icarus") == ({"W": 64},)
     assert bench.suite_parameter_sets(False, "verilator") == ({"W": 64}, {"W": 512})
     assert bench.suite_parameter_sets(True, "icarus") == ({"W": 64}, {"W": 512})
+
+
+def test_make_test_holds_long_scenarios_back_from_icarus_alone(tmp_path):
+    [bench] = benches._load_benches(_manifests(tmp_path, area=(
+        '[[bench]]\nname = "x"\ntop = "x"\nicarus_regress_only_tests = ["long_scenario"]\n')))
+    chosen = re.compile(bench.test_filter(False, "icarus"))
+    assert not chosen.search("test_x.long_scenario")
+    assert chosen.search("test_x.short_check") and chosen.search("test_x.long_scenario_checked")
+    assert bench.test_filter(True, "icarus") is None and bench.test_filter(False, "verilator") is None
+
+
+def test_scenarios_held_back_from_icarus_exist_and_leave_it_a_test():
+    """Each name is a cocotb test of the bench's modules, and its build still meets Icarus in
+    `make test` through at least one other test."""
+    for bench in benches.ALL_BENCHES:
+        if not bench.icarus_regress_only_tests:
+            continue
+        tests = {name.split(".", 1)[1] for name in testplan.cocotb_tests(bench.area)
+                 if name.split(".", 1)[0] in bench.test_module.split(",")}
+        assert set(bench.icarus_regress_only_tests) < tests, (bench.name, bench.icarus_regress_only_tests, tests)
 
 
 def test_every_area_manifest_is_read():

@@ -6,7 +6,9 @@ test fail.
 `make regress` runs every mutant on both simulators. `make test` runs each on one: the one the
 durations file records as faster for it (a cluster mutant takes 108 s on Verilator and 328 s on
 Icarus), else the two take turns down the manifests. The benches themselves run on both in every
-tier, and running every mutant twice was a third of the suite's time.
+tier, and running every mutant twice was a third of the suite's time. Mutants that take over a
+minute even on the faster simulator (each builds a four-node cluster or a board of its own) run in
+`make regress` only: four of them were a tenth of `make test`.
 
 Each mutant runs on a copy of rtl/ in a scratch folder, so the real sources are never touched,
 and builds in a folder of its own (two mutants of one file and test may run at once on two workers).
@@ -23,6 +25,8 @@ from dpuv.harness import benches, mutants, runner, shards, suite, toolchain
 RTL = benches.PROJECT_ROOT / "rtl"
 MUTANTS = mutants.load()
 DURATIONS = shards.read_durations()
+# Seconds on the faster simulator past which a mutant waits for `make regress`
+TEST_TIER_SECONDS = 60
 
 
 def _case_id(mutant: mutants.Mutant, simulator: str) -> str:
@@ -30,15 +34,17 @@ def _case_id(mutant: mutants.Mutant, simulator: str) -> str:
 
 
 def _simulators_for(position: int, mutant: mutants.Mutant) -> tuple[str, ...]:
-    """Both simulators in `make regress`; in `make test`, the faster one by the durations file,
-    or, for a mutant it does not know, the one whose turn it is."""
+    """Both simulators in `make regress`; in `make test`, the faster one by the durations file
+    (none when even that takes over TEST_TIER_SECONDS), or, for a mutant it does not know, the one
+    whose turn it is."""
     if suite.regress_tier():
         return toolchain.SIMULATORS
     recorded = {simulator: DURATIONS[node] for simulator in toolchain.SIMULATORS
                 if (node := f"tests/test_mutations.py::test_mutant_is_caught[{_case_id(mutant, simulator)}]")
                 in DURATIONS}
     if recorded:
-        return (min(recorded, key=recorded.get),)
+        faster = min(recorded, key=recorded.get)
+        return (faster,) if recorded[faster] <= TEST_TIER_SECONDS else ()
     return (toolchain.SIMULATORS[position % len(toolchain.SIMULATORS)],)
 
 

@@ -11,6 +11,7 @@ all see the same benches. Adding a bench to an area is a test file and one `[[be
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,18 @@ class Bench:
     # larger variants of a set Icarus runs there too, taking minutes on Icarus. Every test still
     # meets both simulators in `make test`; `make regress` runs these on Icarus as well.
     icarus_regress_only_sets: tuple[dict[str, int], ...] = ()
+    # cocotb tests (function names) that the test tier runs on Verilator alone: scenarios taking
+    # minutes on Icarus whose bench keeps cheaper tests there, so the build still meets both
+    # simulators in `make test`; `make regress` runs them on Icarus as well.
+    icarus_regress_only_tests: tuple[str, ...] = ()
+
+    def test_filter(self, regress: bool, simulator: str) -> str | None:
+        """The cocotb test filter (a regular expression over module.test) a tier of the suite runs
+        this bench with on a simulator: None for every test."""
+        if regress or simulator != "icarus" or not self.icarus_regress_only_tests:
+            return None
+        held_back = "|".join(re.escape(name) for name in self.icarus_regress_only_tests)
+        return rf"^(?!.*\.({held_back})$)"
 
     def suite_parameter_sets(self, regress: bool, simulator: str | None = None) -> tuple[dict[str, int], ...]:
         """The sets a tier of the test suite runs (on one simulator, or on any): all of them in
@@ -112,7 +125,8 @@ class Area:
 
 # What a [[bench]] entry may say, and the Bench field each key fills
 _BENCH_KEYS = {"name", "top", "file_lists", "parameter_sets", "description", "stamped", "regression", "modules",
-               "quick_compile", "heavy", "regress_only_parameter_sets", "icarus_regress_only_parameter_sets"}
+               "quick_compile", "heavy", "regress_only_parameter_sets", "icarus_regress_only_parameter_sets",
+               "icarus_regress_only_tests"}
 
 
 def _parameter_sets(area: Area, entry: dict, key: str = "parameter_sets") -> tuple[dict[str, int], ...]:
@@ -140,12 +154,17 @@ def _bench(area: Area, entry: dict) -> Bench:
     if strays or len(icarus_regress_only) == len(parameter_sets) > 0:
         raise ManifestError(f"{area.folder / MANIFEST_NAME}: bench {entry['name']} holds back from Icarus "
                             f"{strays or 'every parameter set'}: it may hold back only some of its own sets")
+    held_back_tests = entry.get("icarus_regress_only_tests", [])
+    if held_back_tests and not all(isinstance(name, str) and name.isidentifier() for name in held_back_tests):
+        raise ManifestError(f"{area.folder / MANIFEST_NAME}: bench {entry['name']}'s icarus_regress_only_tests "
+                            f"must be cocotb test function names; got {held_back_tests}")
     return Bench(
         name=entry["name"], toplevel=entry["top"], test_dir=str(test_dir),
         file_lists=tuple(entry.get("file_lists", ())),
         parameter_sets=parameter_sets,
         regress_only_sets=_parameter_sets(area, entry, "regress_only_parameter_sets"),
         icarus_regress_only_sets=icarus_regress_only,
+        icarus_regress_only_tests=tuple(entry.get("icarus_regress_only_tests", ())),
         description=entry.get("description", ""), stamped=entry.get("stamped", False),
         in_default_regression=entry.get("regression", True), module=",".join(entry.get("modules", ())),
         quick_compile=entry.get("quick_compile", False), heavy=entry.get("heavy", False))

@@ -73,6 +73,10 @@ class CocotbUartTransport(ByteTransport):
             value = 0
             for bit in range(8):
                 await ClockCycles(self.clock, self.clocks_per_bit)
+                if not self.tx_pin.value.is_resolvable:
+                    raise AssertionError(f"the board's TX pin is {self.tx_pin.value} in data bit {bit} of a byte it "
+                                         f"sends: the design sends an undefined value (a register or memory word "
+                                         f"read before anything set it, say)")
                 value |= int(self.tx_pin.value) << bit
             await ClockCycles(self.clock, self.clocks_per_bit)
             if int(self.tx_pin.value) != 1:
