@@ -10,7 +10,17 @@
 // (RECEIVE_SIDE 1), cut from its first byte into pieces of slot_bytes (the last one shorter). The
 // chunk's beats come from ring_chunks; the vector's last chunk ends at its last byte, so a
 // partial last beat is never sent. A chunk with no beat has no piece: the walk steps over it by
-// itself, one cycle per empty step.
+// itself.
+//
+// Nothing downstream waits on the ring schedule or the chunk table: a look-ahead works out, four
+// registers deep, the chunk of the step after the current one (ring schedule, then the table's
+// start and beats, then the chunk's length, then whether it is longer than a slot) while the
+// current step's pieces go out, so a step follows the last piece of the one before without a
+// gap once it has lasted LOOKAHEAD_CYCLES. The current piece's offset, bytes left and whether more
+// than a slot is left are registers, moved on by a slot per piece. The first step waits
+// LOOKAHEAD_CYCLES after the table is ready, and so does a step that follows a shorter one (empty
+// chunks). Before, the schedule, the table, the chunk's length, the bytes left and the slot compare
+// were one path into the engine's 64-bit address adds: the DPU node's longest.
 module collective_pieces #(
     // Which chunk of each step: 0 the one this rank sends, 1 the one it receives
     parameter RECEIVE_SIDE = 0,
@@ -56,52 +66,115 @@ module collective_pieces #(
 );
 
 localparam [31:0] BEAT_BYTES_WIDE = BEAT_BYTES;
-
-wire [RANK_WIDTH-1:0] send_chunk, receive_chunk;
-
-ring_schedule #(
-    .RANK_WIDTH(RANK_WIDTH)
-) schedule_inst (
-    .rank(rank), .ranks(ranks), .step(step),
-    .all_gather(all_gather), .send_chunk(send_chunk), .receive_chunk(receive_chunk)
-);
-
-assign chunk = RECEIVE_SIDE ? receive_chunk : send_chunk;
-
-reg [31:0] offset_in_chunk;
+// Cycles from the look-ahead's step to its chunk's figures: one per register stage below
+localparam [2:0] LOOKAHEAD_CYCLES = 3'd4;
 
 wire [RANK_WIDTH:0] steps = {ranks, 1'b0} - {{RANK_WIDTH-1{1'b0}}, 2'd2};
 assign finished = step >= steps;
 assign last_step = step == steps - 1'b1;
 
-wire [31:0] chunk_start_bytes = {{32-COUNT_WIDTH{1'b0}}, chunk_start_beats} * BEAT_BYTES_WIDE;
-wire        last_chunk = chunk == ranks - 1'b1;
-wire [31:0] chunk_bytes = last_chunk ? vector_bytes - chunk_start_bytes
-                                     : {{32-COUNT_WIDTH{1'b0}}, chunk_beats} * BEAT_BYTES_WIDE;
-wire [31:0] bytes_left = chunk_bytes - offset_in_chunk;
-wire        chunk_empty = chunk_beats == {COUNT_WIDTH{1'b0}};
+ring_schedule #(
+    .RANK_WIDTH(RANK_WIDTH)
+) schedule_inst (
+    .rank(rank), .ranks(ranks), .step(step),
+    .all_gather(all_gather), .send_chunk(), .receive_chunk()
+);
 
-assign piece_valid = table_ready && !finished && !chunk_empty;
-assign piece_offset = chunk_start_bytes + offset_in_chunk;
-assign piece_bytes = bytes_left > {16'd0, slot_bytes} ? slot_bytes : bytes_left[15:0];
+// The look-ahead: the step it works on, and how many of its stages hold that step's figures
+reg [RANK_WIDTH:0] ahead_step;
+reg [2:0]          ahead_age;
+wire               ahead_ready = ahead_age == LOOKAHEAD_CYCLES;
+wire [RANK_WIDTH-1:0] ahead_send_chunk, ahead_receive_chunk;
+
+ring_schedule #(
+    .RANK_WIDTH(RANK_WIDTH)
+) ahead_schedule_inst (
+    .rank(rank), .ranks(ranks), .step(ahead_step),
+    .all_gather(), .send_chunk(ahead_send_chunk), .receive_chunk(ahead_receive_chunk)
+);
+
+// Stage 1: the chunk (it addresses the chunk table)
+reg [RANK_WIDTH-1:0] ahead_chunk;
+assign chunk = ahead_chunk;
+// Stage 2: the chunk's first byte and its whole beats in bytes, from the table
+reg [31:0] ahead_start, ahead_beats_bytes;
+reg        ahead_empty, ahead_last_chunk;
+// Stage 3: the chunk's bytes (the vector's last chunk ends at the vector's last byte)
+reg [31:0] ahead_offset, ahead_bytes;
+reg        ahead_empty_3;
+// Stage 4: whether the chunk is longer than one slot
+reg [31:0] ahead_offset_4, ahead_bytes_4;
+reg        ahead_empty_4, ahead_over_slot;
 
 always @(posedge clk) begin
+    ahead_chunk <= RECEIVE_SIDE ? ahead_receive_chunk : ahead_send_chunk;
+    ahead_start <= {{32-COUNT_WIDTH{1'b0}}, chunk_start_beats} * BEAT_BYTES_WIDE;
+    ahead_beats_bytes <= {{32-COUNT_WIDTH{1'b0}}, chunk_beats} * BEAT_BYTES_WIDE;
+    ahead_empty <= chunk_beats == {COUNT_WIDTH{1'b0}};
+    ahead_last_chunk <= ahead_chunk == ranks - 1'b1;
+    ahead_offset <= ahead_start;
+    ahead_bytes <= ahead_last_chunk ? vector_bytes - ahead_start : ahead_beats_bytes;
+    ahead_empty_3 <= ahead_empty;
+    ahead_offset_4 <= ahead_offset;
+    ahead_bytes_4 <= ahead_bytes;
+    ahead_empty_4 <= ahead_empty_3;
+    ahead_over_slot <= ahead_bytes > {16'd0, slot_bytes};
+end
+
+// The current step's chunk, once loaded from the look-ahead: the piece's offset into the vector,
+// the chunk's bytes from there on, and whether more than a slot of them is left
+reg        loaded;
+reg        current_empty;
+reg [31:0] offset, bytes_left;
+reg        over_slot;
+
+assign piece_valid = table_ready && !finished && loaded && !current_empty;
+assign piece_offset = offset;
+assign piece_bytes = over_slot ? slot_bytes : bytes_left[15:0];
+
+// The current step is over: its chunk was empty, or its last piece was walked past
+wire step_over = table_ready && !finished && loaded && (current_empty || (advance && !over_slot));
+// The look-ahead holds the step after it (and that step is one to walk)
+wire next_step_ready = ahead_ready && ahead_step == step + 1'b1 && step + 1'b1 < steps;
+
+always @(posedge clk) begin
+    if (ahead_age != LOOKAHEAD_CYCLES) ahead_age <= ahead_age + 1'b1;
     if (!table_ready) begin
-        // A table being built reads empty chunks: nothing is walked past
-    end else if (!finished && chunk_empty) begin
+        // A table being built reads empty chunks: nothing is walked past, nothing looked ahead
+        ahead_age <= 3'd0;
+    end else if (!loaded) begin
+        if (ahead_ready && !finished) begin
+            // The look-ahead holds this step (a step waits for it after a shorter one)
+            loaded <= 1'b1;
+            ahead_step <= step + 1'b1;
+            ahead_age <= 3'd0;
+        end
+    end else if (step_over) begin
         step <= step + 1'b1;
+        loaded <= next_step_ready;
+        if (next_step_ready) begin
+            ahead_step <= step + {{RANK_WIDTH-1{1'b0}}, 2'd2};
+            ahead_age <= 3'd0;
+        end
     end else if (advance && piece_valid) begin
         index <= index + 1'b1;
-        if (bytes_left > {16'd0, slot_bytes}) begin
-            offset_in_chunk <= offset_in_chunk + {16'd0, slot_bytes};
-        end else begin
-            offset_in_chunk <= 32'd0;
-            step <= step + 1'b1;
-        end
+        offset <= offset + {16'd0, slot_bytes};
+        bytes_left <= bytes_left - {16'd0, slot_bytes};
+        // What is left after this piece is more than a slot when more than two slots were
+        over_slot <= bytes_left > {15'd0, slot_bytes, 1'b0};
     end
+    if ((!loaded && ahead_ready && !finished && table_ready) || (step_over && next_step_ready)) begin
+        offset <= ahead_offset_4;
+        bytes_left <= ahead_bytes_4;
+        current_empty <= ahead_empty_4;
+        over_slot <= ahead_over_slot;
+    end
+    if (step_over && !current_empty) index <= index + 1'b1;
     if (restart || rst) begin
         step <= {RANK_WIDTH+1{1'b0}};
-        offset_in_chunk <= 32'd0;
+        ahead_step <= {RANK_WIDTH+1{1'b0}};
+        ahead_age <= 3'd0;
+        loaded <= 1'b0;
         index <= 24'd0;
     end
 end

@@ -191,7 +191,7 @@ class CollectiveEnds:
     COLLECTIVE_CYCLES counter."""
 
     def __init__(self, dut, counter: CycleCounter, ranks: int):
-        self.busy = [dut.node_gen[rank].node_inst.collective_inst.busy for rank in range(ranks)]
+        self.busy = [dut.node_gen[rank].node_inst.collective.collective_inst.busy for rank in range(ranks)]
         self.counter = counter
         self.ended: list[int | None] = [None] * ranks
         cocotb.start_soon(self._run())
