@@ -113,8 +113,10 @@ def _run_alone(simulator: toolchain.Simulator, top: str, parameters: dict, folde
                  *[f"-P{top}.{name}={value}" for name, value in parameters.items()], *verilog]
         run = ["vvp", "-n", str(folder / "design")]
     else:
-        # (one C++ file: the PyPI package's precompiled-header flag is empty, as in runner.run)
+        # (one C++ file: the PyPI package's precompiled-header flag is empty, as in runner.run; -O0:
+        # the check is in an initial block, so the design is compiled to run for one step only)
         build = [str(simulator.executable), "--binary", "-Wno-fatal", "--output-split", "0", "--Mdir", str(folder),
+                 "-CFLAGS", "-O0",
                  "--top-module", top,
                  "-o", "design", *includes, *[f"-G{name}={value}" for name, value in parameters.items()], *verilog]
         run = [str(folder / "design")]
