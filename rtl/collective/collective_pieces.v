@@ -80,8 +80,12 @@ ring_schedule #(
     .all_gather(all_gather), .send_chunk(), .receive_chunk()
 );
 
-// The look-ahead: the step it works on, and how many of its stages hold that step's figures
-reg [RANK_WIDTH:0] ahead_step;
+// The current step's chunk is loaded from the look-ahead (below)
+reg                loaded;
+
+// The look-ahead works on the step after the loaded one, or on the current step while none is
+// loaded; its age is how many of its stages hold that step's figures
+wire [RANK_WIDTH:0] ahead_step = loaded ? step + 1'b1 : step;
 reg [2:0]          ahead_age;
 wire               ahead_ready = ahead_age == LOOKAHEAD_CYCLES;
 wire [RANK_WIDTH-1:0] ahead_send_chunk, ahead_receive_chunk;
@@ -123,7 +127,6 @@ end
 
 // The current step's chunk, once loaded from the look-ahead: the piece's offset into the vector,
 // the chunk's bytes from there on, and whether more than a slot of them is left
-reg        loaded;
 reg        current_empty;
 reg [31:0] offset, bytes_left;
 reg        over_slot;
@@ -134,45 +137,30 @@ assign piece_bytes = over_slot ? slot_bytes : bytes_left[15:0];
 
 // The current step is over: its chunk was empty, or its last piece was walked past
 wire step_over = table_ready && !finished && loaded && (current_empty || (advance && !over_slot));
-// The look-ahead holds the step after it (and that step is one to walk)
-wire next_step_ready = ahead_ready && ahead_step == step + 1'b1 && step + 1'b1 < steps;
+// The look-ahead's figures become the current step's: the first step, a step that waited for
+// them, or the step after one just over (when there is one to walk)
+wire take_ahead = table_ready && !finished && ahead_ready && (!loaded || (step_over && step + 1'b1 < steps));
 
 always @(posedge clk) begin
     if (ahead_age != LOOKAHEAD_CYCLES) ahead_age <= ahead_age + 1'b1;
-    if (!table_ready) begin
-        // A table being built reads empty chunks: nothing is walked past, nothing looked ahead
-        ahead_age <= 3'd0;
-    end else if (!loaded) begin
-        if (ahead_ready && !finished) begin
-            // The look-ahead holds this step (a step waits for it after a shorter one)
-            loaded <= 1'b1;
-            ahead_step <= step + 1'b1;
-            ahead_age <= 3'd0;
-        end
-    end else if (step_over) begin
-        step <= step + 1'b1;
-        loaded <= next_step_ready;
-        if (next_step_ready) begin
-            ahead_step <= step + {{RANK_WIDTH-1{1'b0}}, 2'd2};
-            ahead_age <= 3'd0;
-        end
+    // A table being built reads empty chunks: nothing is looked ahead until it is ready
+    if (!table_ready || take_ahead) ahead_age <= 3'd0;
+    if (step_over) step <= step + 1'b1;
+    if (step_over || take_ahead) loaded <= take_ahead;
+    if (take_ahead) begin
+        offset <= ahead_offset_4;
+        bytes_left <= ahead_bytes_4;
+        current_empty <= ahead_empty_4;
+        over_slot <= ahead_over_slot;
     end else if (advance && piece_valid) begin
-        index <= index + 1'b1;
         offset <= offset + {16'd0, slot_bytes};
         bytes_left <= bytes_left - {16'd0, slot_bytes};
         // What is left after this piece is more than a slot when more than two slots were
         over_slot <= bytes_left > {15'd0, slot_bytes, 1'b0};
     end
-    if ((!loaded && ahead_ready && !finished && table_ready) || (step_over && next_step_ready)) begin
-        offset <= ahead_offset_4;
-        bytes_left <= ahead_bytes_4;
-        current_empty <= ahead_empty_4;
-        over_slot <= ahead_over_slot;
-    end
-    if (step_over && !current_empty) index <= index + 1'b1;
+    if (advance && piece_valid) index <= index + 1'b1;
     if (restart || rst) begin
         step <= {RANK_WIDTH+1{1'b0}};
-        ahead_step <= {RANK_WIDTH+1{1'b0}};
         ahead_age <= 3'd0;
         loaded <= 1'b0;
         index <= 24'd0;

@@ -64,22 +64,26 @@ class CocotbUartTransport(ByteTransport):
             byte = self._outbound.pop(0)
             await self.send_bits([0] + [(byte >> bit) & 1 for bit in range(8)] + [1])
 
+    def _tx_bit(self, which: str) -> int:
+        """The TX pin's level now; an X or Z there means the design sends an undefined value."""
+        level = self.tx_pin.value
+        if not level.is_resolvable:
+            raise AssertionError(f"the board's TX pin is {level} in the {which} of a byte it sends: the design "
+                                 f"sends an undefined value (a register or memory word read before anything set it, say)")
+        return int(level)
+
     async def _sample(self) -> None:
         while True:
             await FallingEdge(self.tx_pin)
             await ClockCycles(self.clock, self.clocks_per_bit // 2)
-            if int(self.tx_pin.value) != 0:
+            if self._tx_bit("start bit") != 0:
                 continue  # not a start bit
             value = 0
             for bit in range(8):
                 await ClockCycles(self.clock, self.clocks_per_bit)
-                if not self.tx_pin.value.is_resolvable:
-                    raise AssertionError(f"the board's TX pin is {self.tx_pin.value} in data bit {bit} of a byte it "
-                                         f"sends: the design sends an undefined value (a register or memory word "
-                                         f"read before anything set it, say)")
-                value |= int(self.tx_pin.value) << bit
+                value |= self._tx_bit(f"data bit {bit}") << bit
             await ClockCycles(self.clock, self.clocks_per_bit)
-            if int(self.tx_pin.value) != 1:
+            if self._tx_bit("stop bit") != 1:
                 self.framing_errors += 1
             else:
                 self.received.append(value)
