@@ -28,7 +28,9 @@ module dpu_cluster #(
     // Cycles of cable and switch latency, port to port
     parameter LATENCY_CYCLES = 75,
     // Frame bytes each switch egress buffer holds
-    parameter BUFFER_BYTES = 65536
+    parameter BUFFER_BYTES = 65536,
+    // Bytes of each node's on-chip slot memory (node_slot_memory; 0: none, slots in node memory)
+    parameter SLOT_MEMORY_BYTES = 65536
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -220,7 +222,8 @@ for (i = 0; i < NODES; i = i + 1) begin : node_gen
     wire                    node_tx_tlast;
 
     dpu_node #(
-        .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES)
+        .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES),
+        .SLOT_MEMORY_BYTES(SLOT_MEMORY_BYTES)
     ) node_inst (
         .clk(clk), .rst(node_rst),
         .s_axil_awaddr(node_axil_awaddr[i*NODE_WINDOW_BITS +: NODE_WINDOW_BITS]),

@@ -10,7 +10,8 @@
 // engine through its doorbell ports and takes the completions of the QPs in OFFLOAD_QPS; no
 // host software is in that loop. Node memory is one AXI4 port shared, burst by burst, by the RDMA
 // engine, the collective engine and the host (a PCIe DMA on a card, the testbench here); the AXI
-// ID's top bits name which.
+// ID's top bits name which. With SLOT_MEMORY_BYTES set, the engines' bursts into the on-chip slot
+// memory (node_slot_memory) stay off that port.
 module dpu_node #(
     // Width of the MAC streams and the memory bus in bits (64 to 512, a power of two)
     parameter DATA_WIDTH = 64,
@@ -33,6 +34,11 @@ module dpu_node #(
     parameter SIMULATION = 1,
     // 0 leaves the collective engine out: the node is then the RDMA engine and its memory alone
     parameter COLLECTIVE = 1,
+    // On-chip memory for the collective engine's receive slots (node_slot_memory): SLOT_MEMORY_BYTES
+    // (0: none, the slots live in node memory; else a power of two, 4 KiB or more) at
+    // SLOT_MEMORY_BASE, an address past node memory
+    parameter SLOT_MEMORY_BYTES = 0,
+    parameter [63:0] SLOT_MEMORY_BASE = 64'h0000_0001_0000_0000,
     // Where this node's register bus sits on the bus the chain is walked on (0 when it is walked
     // from the node's own address 0, as the cluster's host does), and the address of the block
     // that follows the node's last one there (0: the chain ends with this node)
@@ -326,6 +332,78 @@ axi_read_arbiter #(
     .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready)
 );
 
+// ---- The engines' memory ports: slot-memory bursts to the on-chip slots, the rest to node memory ----
+
+wire [2*4-1:0] engine_awid;
+wire [2*64-1:0] engine_awaddr;
+wire [2*8-1:0] engine_awlen;
+wire [2*3-1:0] engine_awsize;
+wire [2*2-1:0] engine_awburst;
+wire [1:0] engine_awlock;
+wire [2*4-1:0] engine_awcache;
+wire [2*3-1:0] engine_awprot;
+wire [1:0] engine_awvalid;
+wire [1:0] engine_awready;
+wire [2*DATA_WIDTH-1:0] engine_wdata;
+wire [2*DATA_WIDTH/8-1:0] engine_wstrb;
+wire [1:0] engine_wlast;
+wire [1:0] engine_wvalid;
+wire [1:0] engine_wready;
+wire [2*4-1:0] engine_bid;
+wire [2*2-1:0] engine_bresp;
+wire [1:0] engine_bvalid;
+wire [1:0] engine_bready;
+wire [2*4-1:0] engine_arid;
+wire [2*64-1:0] engine_araddr;
+wire [2*8-1:0] engine_arlen;
+wire [2*3-1:0] engine_arsize;
+wire [2*2-1:0] engine_arburst;
+wire [1:0] engine_arlock;
+wire [2*4-1:0] engine_arcache;
+wire [2*3-1:0] engine_arprot;
+wire [1:0] engine_arvalid;
+wire [1:0] engine_arready;
+wire [2*4-1:0] engine_rid;
+wire [2*DATA_WIDTH-1:0] engine_rdata;
+wire [2*2-1:0] engine_rresp;
+wire [1:0] engine_rlast;
+wire [1:0] engine_rvalid;
+wire [1:0] engine_rready;
+
+node_slot_memory #(
+    .DATA_WIDTH(DATA_WIDTH), .SLOT_MEMORY_BASE(SLOT_MEMORY_BASE), .SLOT_MEMORY_BYTES(SLOT_MEMORY_BYTES)
+) slot_memory_inst (
+    .clk(clk), .rst(rst),
+    .s_axi_awid(engine_awid), .s_axi_awaddr(engine_awaddr), .s_axi_awlen(engine_awlen),
+    .s_axi_awsize(engine_awsize), .s_axi_awburst(engine_awburst), .s_axi_awlock(engine_awlock),
+    .s_axi_awcache(engine_awcache), .s_axi_awprot(engine_awprot), .s_axi_awvalid(engine_awvalid),
+    .s_axi_awready(engine_awready), .s_axi_wdata(engine_wdata), .s_axi_wstrb(engine_wstrb),
+    .s_axi_wlast(engine_wlast), .s_axi_wvalid(engine_wvalid), .s_axi_wready(engine_wready),
+    .s_axi_bid(engine_bid), .s_axi_bresp(engine_bresp), .s_axi_bvalid(engine_bvalid),
+    .s_axi_bready(engine_bready), .s_axi_arid(engine_arid), .s_axi_araddr(engine_araddr),
+    .s_axi_arlen(engine_arlen), .s_axi_arsize(engine_arsize), .s_axi_arburst(engine_arburst),
+    .s_axi_arlock(engine_arlock), .s_axi_arcache(engine_arcache), .s_axi_arprot(engine_arprot),
+    .s_axi_arvalid(engine_arvalid), .s_axi_arready(engine_arready), .s_axi_rid(engine_rid),
+    .s_axi_rdata(engine_rdata), .s_axi_rresp(engine_rresp), .s_axi_rlast(engine_rlast),
+    .s_axi_rvalid(engine_rvalid), .s_axi_rready(engine_rready), .m_axi_awid(master_awid[0 +: 2*4]),
+    .m_axi_awaddr(master_awaddr[0 +: 2*64]), .m_axi_awlen(master_awlen[0 +: 2*8]),
+    .m_axi_awsize(master_awsize[0 +: 2*3]), .m_axi_awburst(master_awburst[0 +: 2*2]),
+    .m_axi_awlock(master_awlock[1:0]), .m_axi_awcache(master_awcache[0 +: 2*4]),
+    .m_axi_awprot(master_awprot[0 +: 2*3]), .m_axi_awvalid(master_awvalid[1:0]),
+    .m_axi_awready(master_awready[1:0]), .m_axi_wdata(master_wdata[0 +: 2*DATA_WIDTH]),
+    .m_axi_wstrb(master_wstrb[0 +: 2*DATA_WIDTH/8]), .m_axi_wlast(master_wlast[1:0]),
+    .m_axi_wvalid(master_wvalid[1:0]), .m_axi_wready(master_wready[1:0]), .m_axi_bid(master_bid[0 +: 2*4]),
+    .m_axi_bresp(master_bresp[0 +: 2*2]), .m_axi_bvalid(master_bvalid[1:0]),
+    .m_axi_bready(master_bready[1:0]), .m_axi_arid(master_arid[0 +: 2*4]),
+    .m_axi_araddr(master_araddr[0 +: 2*64]), .m_axi_arlen(master_arlen[0 +: 2*8]),
+    .m_axi_arsize(master_arsize[0 +: 2*3]), .m_axi_arburst(master_arburst[0 +: 2*2]),
+    .m_axi_arlock(master_arlock[1:0]), .m_axi_arcache(master_arcache[0 +: 2*4]),
+    .m_axi_arprot(master_arprot[0 +: 2*3]), .m_axi_arvalid(master_arvalid[1:0]),
+    .m_axi_arready(master_arready[1:0]), .m_axi_rid(master_rid[0 +: 2*4]),
+    .m_axi_rdata(master_rdata[0 +: 2*DATA_WIDTH]), .m_axi_rresp(master_rresp[0 +: 2*2]),
+    .m_axi_rlast(master_rlast[1:0]), .m_axi_rvalid(master_rvalid[1:0]), .m_axi_rready(master_rready[1:0])
+);
+
 // ---- The engines ----
 
 wire        sq_doorbell_valid, sq_doorbell_ready, rq_doorbell_valid, rq_doorbell_ready;
@@ -353,18 +431,18 @@ rdma_engine #(
     .s_axis_rx_tlast(s_axis_rx_tlast), .s_axis_rx_tuser(s_axis_rx_tuser),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tvalid(m_axis_tx_tvalid),
     .m_axis_tx_tready(m_axis_tx_tready), .m_axis_tx_tlast(m_axis_tx_tlast),
-    .m_axi_awid(master_awid[0*4 +: 4]), .m_axi_awaddr(master_awaddr[0*64 +: 64]), .m_axi_awlen(master_awlen[0*8 +: 8]),
-    .m_axi_awsize(master_awsize[0*3 +: 3]), .m_axi_awburst(master_awburst[0*2 +: 2]), .m_axi_awlock(master_awlock[0]),
-    .m_axi_awcache(master_awcache[0*4 +: 4]), .m_axi_awprot(master_awprot[0*3 +: 3]), .m_axi_awvalid(master_awvalid[0]),
-    .m_axi_awready(master_awready[0]), .m_axi_wdata(master_wdata[0*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(master_wstrb[0*DATA_WIDTH/8 +: DATA_WIDTH/8]),
-    .m_axi_wlast(master_wlast[0]), .m_axi_wvalid(master_wvalid[0]), .m_axi_wready(master_wready[0]),
-    .m_axi_bid(master_bid[0*4 +: 4]), .m_axi_bresp(master_bresp[0*2 +: 2]), .m_axi_bvalid(master_bvalid[0]),
-    .m_axi_bready(master_bready[0]), .m_axi_arid(master_arid[0*4 +: 4]), .m_axi_araddr(master_araddr[0*64 +: 64]),
-    .m_axi_arlen(master_arlen[0*8 +: 8]), .m_axi_arsize(master_arsize[0*3 +: 3]), .m_axi_arburst(master_arburst[0*2 +: 2]),
-    .m_axi_arlock(master_arlock[0]), .m_axi_arcache(master_arcache[0*4 +: 4]), .m_axi_arprot(master_arprot[0*3 +: 3]),
-    .m_axi_arvalid(master_arvalid[0]), .m_axi_arready(master_arready[0]), .m_axi_rid(master_rid[0*4 +: 4]),
-    .m_axi_rdata(master_rdata[0*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(master_rresp[0*2 +: 2]), .m_axi_rlast(master_rlast[0]),
-    .m_axi_rvalid(master_rvalid[0]), .m_axi_rready(master_rready[0]),
+    .m_axi_awid(engine_awid[0*4 +: 4]), .m_axi_awaddr(engine_awaddr[0*64 +: 64]), .m_axi_awlen(engine_awlen[0*8 +: 8]),
+    .m_axi_awsize(engine_awsize[0*3 +: 3]), .m_axi_awburst(engine_awburst[0*2 +: 2]), .m_axi_awlock(engine_awlock[0]),
+    .m_axi_awcache(engine_awcache[0*4 +: 4]), .m_axi_awprot(engine_awprot[0*3 +: 3]), .m_axi_awvalid(engine_awvalid[0]),
+    .m_axi_awready(engine_awready[0]), .m_axi_wdata(engine_wdata[0*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(engine_wstrb[0*DATA_WIDTH/8 +: DATA_WIDTH/8]),
+    .m_axi_wlast(engine_wlast[0]), .m_axi_wvalid(engine_wvalid[0]), .m_axi_wready(engine_wready[0]),
+    .m_axi_bid(engine_bid[0*4 +: 4]), .m_axi_bresp(engine_bresp[0*2 +: 2]), .m_axi_bvalid(engine_bvalid[0]),
+    .m_axi_bready(engine_bready[0]), .m_axi_arid(engine_arid[0*4 +: 4]), .m_axi_araddr(engine_araddr[0*64 +: 64]),
+    .m_axi_arlen(engine_arlen[0*8 +: 8]), .m_axi_arsize(engine_arsize[0*3 +: 3]), .m_axi_arburst(engine_arburst[0*2 +: 2]),
+    .m_axi_arlock(engine_arlock[0]), .m_axi_arcache(engine_arcache[0*4 +: 4]), .m_axi_arprot(engine_arprot[0*3 +: 3]),
+    .m_axi_arvalid(engine_arvalid[0]), .m_axi_arready(engine_arready[0]), .m_axi_rid(engine_rid[0*4 +: 4]),
+    .m_axi_rdata(engine_rdata[0*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(engine_rresp[0*2 +: 2]), .m_axi_rlast(engine_rlast[0]),
+    .m_axi_rvalid(engine_rvalid[0]), .m_axi_rready(engine_rready[0]),
     .s_sq_doorbell_valid(sq_doorbell_valid), .s_sq_doorbell_ready(sq_doorbell_ready),
     .s_sq_doorbell_qpn(sq_doorbell_qpn), .s_sq_doorbell_producer_index(sq_doorbell_producer_index),
     .s_rq_doorbell_valid(rq_doorbell_valid), .s_rq_doorbell_ready(rq_doorbell_ready),
@@ -382,19 +460,20 @@ if (COLLECTIVE) begin : collective
     // data channels never stall the RDMA engine
     wire collective_awvalid, collective_awready, collective_arvalid, collective_arready;
     wire collective_wvalid, collective_wready, collective_bvalid, collective_bready, collective_rvalid, collective_rready;
-    assign master_awvalid[1] = collective_awvalid && !stall_collective_memory;
-    assign collective_awready = master_awready[1] && !stall_collective_memory;
-    assign master_arvalid[1] = collective_arvalid && !stall_collective_memory;
-    assign collective_arready = master_arready[1] && !stall_collective_memory;
-    assign master_wvalid[1] = collective_wvalid;
-    assign collective_wready = master_wready[1];
-    assign collective_bvalid = master_bvalid[1];
-    assign master_bready[1] = collective_bready;
-    assign collective_rvalid = master_rvalid[1];
-    assign master_rready[1] = collective_rready;
+    assign engine_awvalid[1] = collective_awvalid && !stall_collective_memory;
+    assign collective_awready = engine_awready[1] && !stall_collective_memory;
+    assign engine_arvalid[1] = collective_arvalid && !stall_collective_memory;
+    assign collective_arready = engine_arready[1] && !stall_collective_memory;
+    assign engine_wvalid[1] = collective_wvalid;
+    assign collective_wready = engine_wready[1];
+    assign collective_bvalid = engine_bvalid[1];
+    assign engine_bready[1] = collective_bready;
+    assign collective_rvalid = engine_rvalid[1];
+    assign engine_rready[1] = collective_rready;
 
     collective_engine #(
-        .DATA_WIDTH(DATA_WIDTH), .MAX_RANKS(MAX_RANKS), .MAX_SLOTS(MAX_SLOTS), .NEXT_BLOCK_ADDRESS(CHAIN_NEXT)
+        .DATA_WIDTH(DATA_WIDTH), .MAX_RANKS(MAX_RANKS), .MAX_SLOTS(MAX_SLOTS), .SLOT_MEMORY_BASE(SLOT_MEMORY_BASE),
+        .SLOT_MEMORY_BYTES(SLOT_MEMORY_BYTES), .NEXT_BLOCK_ADDRESS(CHAIN_NEXT)
     ) collective_inst (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(block_awaddr[2*WINDOW_ADDR_WIDTH +: WINDOW_ADDR_WIDTH]), .s_axil_awprot(block_awprot[2*3 +: 3]), .s_axil_awvalid(block_awvalid[2]),
@@ -412,46 +491,46 @@ if (COLLECTIVE) begin : collective
         .s_completion_wr_id(offloaded_completion_wr_id), .s_completion_byte_len(offloaded_completion_byte_len),
         .s_completion_immediate(offloaded_completion_immediate), .s_completion_immediate_valid(offloaded_completion_immediate_valid),
         .s_completion_qpn(offloaded_completion_qpn), .s_completion_opcode(offloaded_completion_opcode), .s_completion_status(offloaded_completion_status),
-        .m_axi_awid(master_awid[1*4 +: 4]), .m_axi_awaddr(master_awaddr[1*64 +: 64]), .m_axi_awlen(master_awlen[1*8 +: 8]),
-        .m_axi_awsize(master_awsize[1*3 +: 3]), .m_axi_awburst(master_awburst[1*2 +: 2]), .m_axi_awlock(master_awlock[1]),
-        .m_axi_awcache(master_awcache[1*4 +: 4]), .m_axi_awprot(master_awprot[1*3 +: 3]), .m_axi_awvalid(collective_awvalid),
-        .m_axi_awready(collective_awready), .m_axi_wdata(master_wdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8]),
-        .m_axi_wlast(master_wlast[1]), .m_axi_wvalid(collective_wvalid), .m_axi_wready(collective_wready),
-        .m_axi_bid(master_bid[1*4 +: 4]), .m_axi_bresp(master_bresp[1*2 +: 2]), .m_axi_bvalid(collective_bvalid),
-        .m_axi_bready(collective_bready), .m_axi_arid(master_arid[1*4 +: 4]), .m_axi_araddr(master_araddr[1*64 +: 64]),
-        .m_axi_arlen(master_arlen[1*8 +: 8]), .m_axi_arsize(master_arsize[1*3 +: 3]), .m_axi_arburst(master_arburst[1*2 +: 2]),
-        .m_axi_arlock(master_arlock[1]), .m_axi_arcache(master_arcache[1*4 +: 4]), .m_axi_arprot(master_arprot[1*3 +: 3]),
-        .m_axi_arvalid(collective_arvalid), .m_axi_arready(collective_arready), .m_axi_rid(master_rid[1*4 +: 4]),
-        .m_axi_rdata(master_rdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(master_rresp[1*2 +: 2]), .m_axi_rlast(master_rlast[1]),
+        .m_axi_awid(engine_awid[1*4 +: 4]), .m_axi_awaddr(engine_awaddr[1*64 +: 64]), .m_axi_awlen(engine_awlen[1*8 +: 8]),
+        .m_axi_awsize(engine_awsize[1*3 +: 3]), .m_axi_awburst(engine_awburst[1*2 +: 2]), .m_axi_awlock(engine_awlock[1]),
+        .m_axi_awcache(engine_awcache[1*4 +: 4]), .m_axi_awprot(engine_awprot[1*3 +: 3]), .m_axi_awvalid(collective_awvalid),
+        .m_axi_awready(collective_awready), .m_axi_wdata(engine_wdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(engine_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8]),
+        .m_axi_wlast(engine_wlast[1]), .m_axi_wvalid(collective_wvalid), .m_axi_wready(collective_wready),
+        .m_axi_bid(engine_bid[1*4 +: 4]), .m_axi_bresp(engine_bresp[1*2 +: 2]), .m_axi_bvalid(collective_bvalid),
+        .m_axi_bready(collective_bready), .m_axi_arid(engine_arid[1*4 +: 4]), .m_axi_araddr(engine_araddr[1*64 +: 64]),
+        .m_axi_arlen(engine_arlen[1*8 +: 8]), .m_axi_arsize(engine_arsize[1*3 +: 3]), .m_axi_arburst(engine_arburst[1*2 +: 2]),
+        .m_axi_arlock(engine_arlock[1]), .m_axi_arcache(engine_arcache[1*4 +: 4]), .m_axi_arprot(engine_arprot[1*3 +: 3]),
+        .m_axi_arvalid(collective_arvalid), .m_axi_arready(collective_arready), .m_axi_rid(engine_rid[1*4 +: 4]),
+        .m_axi_rdata(engine_rdata[1*DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(engine_rresp[1*2 +: 2]), .m_axi_rlast(engine_rlast[1]),
         .m_axi_rvalid(collective_rvalid), .m_axi_rready(collective_rready)
     );
 end else begin : no_collective
     // No collective engine: its memory port and its doorbells stay idle, and no QP is offloaded
     // unless the host asks, so the completion port is only drained
-    assign master_awid[1*4 +: 4] = 4'd0;
-    assign master_awaddr[1*64 +: 64] = 64'd0;
-    assign master_awlen[1*8 +: 8] = 8'd0;
-    assign master_awsize[1*3 +: 3] = 3'd0;
-    assign master_awburst[1*2 +: 2] = 2'd0;
-    assign master_awlock[1] = 1'b0;
-    assign master_awcache[1*4 +: 4] = 4'd0;
-    assign master_awprot[1*3 +: 3] = 3'd0;
-    assign master_awvalid[1] = 1'b0;
-    assign master_wdata[1*DATA_WIDTH +: DATA_WIDTH] = {DATA_WIDTH{1'b0}};
-    assign master_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8] = {(DATA_WIDTH/8){1'b0}};
-    assign master_wlast[1] = 1'b0;
-    assign master_wvalid[1] = 1'b0;
-    assign master_bready[1] = 1'b1;
-    assign master_arid[1*4 +: 4] = 4'd0;
-    assign master_araddr[1*64 +: 64] = 64'd0;
-    assign master_arlen[1*8 +: 8] = 8'd0;
-    assign master_arsize[1*3 +: 3] = 3'd0;
-    assign master_arburst[1*2 +: 2] = 2'd0;
-    assign master_arlock[1] = 1'b0;
-    assign master_arcache[1*4 +: 4] = 4'd0;
-    assign master_arprot[1*3 +: 3] = 3'd0;
-    assign master_arvalid[1] = 1'b0;
-    assign master_rready[1] = 1'b1;
+    assign engine_awid[1*4 +: 4] = 4'd0;
+    assign engine_awaddr[1*64 +: 64] = 64'd0;
+    assign engine_awlen[1*8 +: 8] = 8'd0;
+    assign engine_awsize[1*3 +: 3] = 3'd0;
+    assign engine_awburst[1*2 +: 2] = 2'd0;
+    assign engine_awlock[1] = 1'b0;
+    assign engine_awcache[1*4 +: 4] = 4'd0;
+    assign engine_awprot[1*3 +: 3] = 3'd0;
+    assign engine_awvalid[1] = 1'b0;
+    assign engine_wdata[1*DATA_WIDTH +: DATA_WIDTH] = {DATA_WIDTH{1'b0}};
+    assign engine_wstrb[1*DATA_WIDTH/8 +: DATA_WIDTH/8] = {(DATA_WIDTH/8){1'b0}};
+    assign engine_wlast[1] = 1'b0;
+    assign engine_wvalid[1] = 1'b0;
+    assign engine_bready[1] = 1'b1;
+    assign engine_arid[1*4 +: 4] = 4'd0;
+    assign engine_araddr[1*64 +: 64] = 64'd0;
+    assign engine_arlen[1*8 +: 8] = 8'd0;
+    assign engine_arsize[1*3 +: 3] = 3'd0;
+    assign engine_arburst[1*2 +: 2] = 2'd0;
+    assign engine_arlock[1] = 1'b0;
+    assign engine_arcache[1*4 +: 4] = 4'd0;
+    assign engine_arprot[1*3 +: 3] = 3'd0;
+    assign engine_arvalid[1] = 1'b0;
+    assign engine_rready[1] = 1'b1;
     assign sq_doorbell_valid = 1'b0;
     assign sq_doorbell_qpn = 16'd0;
     assign sq_doorbell_producer_index = 16'd0;
@@ -460,10 +539,10 @@ end else begin : no_collective
     assign rq_doorbell_producer_index = 16'd0;
     assign offloaded_completion_ready = 1'b1;
     // What the collective engine would have read; nothing does without it (waived in cluster.vlt)
-    wire unused_collective_inputs = ^{stall_collective_memory, master_awready[1], master_wready[1],
-                                      master_bid[1*4 +: 4], master_bresp[1*2 +: 2], master_bvalid[1],
-                                      master_arready[1], master_rid[1*4 +: 4], master_rdata[1*DATA_WIDTH +: DATA_WIDTH],
-                                      master_rresp[1*2 +: 2], master_rlast[1], master_rvalid[1],
+    wire unused_collective_inputs = ^{stall_collective_memory, engine_awready[1], engine_wready[1],
+                                      engine_bid[1*4 +: 4], engine_bresp[1*2 +: 2], engine_bvalid[1],
+                                      engine_arready[1], engine_rid[1*4 +: 4], engine_rdata[1*DATA_WIDTH +: DATA_WIDTH],
+                                      engine_rresp[1*2 +: 2], engine_rlast[1], engine_rvalid[1],
                                       sq_doorbell_ready, rq_doorbell_ready, offloaded_completion_valid,
                                       offloaded_completion_wr_id, offloaded_completion_byte_len,
                                       offloaded_completion_immediate, offloaded_completion_immediate_valid,

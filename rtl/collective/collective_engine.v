@@ -45,6 +45,10 @@ module collective_engine #(
     parameter MAX_RANKS = 16,
     // Most receive slots per rank
     parameter MAX_SLOTS = 16,
+    // The node's on-chip slot memory, reported to the host (SLOT_MEMORY_BASE and _BYTES registers;
+    // 0 bytes: none). The engine reads its slots wherever SLOT_BASE puts them.
+    parameter [63:0] SLOT_MEMORY_BASE = 64'd0,
+    parameter SLOT_MEMORY_BYTES = 0,
     // Register-bus address of the next block in the chain (0: the last)
     parameter [31:0] NEXT_BLOCK_ADDRESS = 32'd0
 ) (
@@ -140,6 +144,7 @@ localparam COUNT_WIDTH = 24;
 localparam [31:0] MAX_RANKS_32 = MAX_RANKS;
 localparam [31:0] MAX_SLOTS_32 = MAX_SLOTS;
 localparam [31:0] BEAT_BYTES_32 = BEAT_BYTES;
+localparam [31:0] SLOT_MEMORY_BYTES_32 = SLOT_MEMORY_BYTES;
 // Immediate layout (docs/cluster.md)
 localparam IMM_CREDIT_BIT = 31;
 localparam IMM_PIECE_BITS = 14;
@@ -222,7 +227,8 @@ collective_engine_csr csr_inst (
     .hwif_in_pieces_received_value(pieces_received),
     .hwif_in_credit_stall_cycles_value(credit_stall_cycles),
     .hwif_in_reducer_beats_value(reducer_beats),
-    .hwif_in_credits_sent_value(credits_sent)
+    .hwif_in_credits_sent_value(credits_sent),
+    .hwif_in_slot_memory_base_value(SLOT_MEMORY_BASE), .hwif_in_slot_memory_bytes_bytes(SLOT_MEMORY_BYTES_32)
 );
 
 // ---- The collective's configuration, latched at arm ----

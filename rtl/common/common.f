@@ -28,5 +28,7 @@ axi_burst_splitter.v
 axi_dma_write.v
 axi_dma_read.v
 axi_ram.v
+axi_window_split_steer.v
+axi_window_split.v
 event_counters.v
 latency_stats.v

@@ -78,7 +78,9 @@ module collective_engine_csr (
         input wire [63:0] hwif_in_pieces_received_value,
         input wire [63:0] hwif_in_credit_stall_cycles_value,
         input wire [63:0] hwif_in_reducer_beats_value,
-        input wire [63:0] hwif_in_credits_sent_value
+        input wire [63:0] hwif_in_credits_sent_value,
+        input wire [63:0] hwif_in_slot_memory_base_value,
+        input wire [31:0] hwif_in_slot_memory_bytes_bytes
     );
 
     //--------------------------------------------------------------------------
@@ -311,6 +313,8 @@ module collective_engine_csr (
     logic [1:0] decoded_reg_strb_credit_stall_cycles;
     logic [1:0] decoded_reg_strb_reducer_beats;
     logic [1:0] decoded_reg_strb_credits_sent;
+    logic [1:0] decoded_reg_strb_slot_memory_base;
+    logic decoded_reg_strb_slot_memory_bytes;
     logic decoded_err;
 
     logic decoded_req;
@@ -437,6 +441,13 @@ module collective_engine_csr (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 12'ha0) & (cpuif_addr <= 12'ha4);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr >= 12'ha0) & (cpuif_addr <= 12'ha4) & !cpuif_req_is_wr;
         decoded_reg_strb_credits_sent[1] = cpuif_req_masked & (cpuif_addr == 12'ha4);
+        decoded_reg_strb_slot_memory_base[0] = cpuif_req_masked & (cpuif_addr == 12'ha8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 12'ha8) & (cpuif_addr <= 12'hac);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr >= 12'ha8) & (cpuif_addr <= 12'hac) & !cpuif_req_is_wr;
+        decoded_reg_strb_slot_memory_base[1] = cpuif_req_masked & (cpuif_addr == 12'hac);
+        decoded_reg_strb_slot_memory_bytes = cpuif_req_masked & (cpuif_addr == 12'hb0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hb0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hb0) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -1377,6 +1388,15 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'ha4) begin
             readback_data_var[31:0] = hwif_in_credits_sent_value[63:32];
+        end
+        if(rd_mux_addr == 12'ha8) begin
+            readback_data_var[31:0] = hwif_in_slot_memory_base_value[31:0];
+        end
+        if(rd_mux_addr == 12'hac) begin
+            readback_data_var[31:0] = hwif_in_slot_memory_base_value[63:32];
+        end
+        if(rd_mux_addr == 12'hb0) begin
+            readback_data_var[31:0] = hwif_in_slot_memory_bytes_bytes;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

@@ -46,7 +46,9 @@ class CollectiveError(RuntimeError):
 
 @dataclass(frozen=True)
 class Layout:
-    """Where a rank keeps its things in node memory (the same on every rank)."""
+    """Where a rank keeps its things in node memory (the same on every rank). The receive slots go
+    to the node's on-chip slot memory when it has one they fit in and `slots_on_chip` asks for it
+    (their stretch of node memory at `slot_base` is then left unused); else to `slot_base`."""
     slots: int = 8
     slot_bytes: int = 4096
     sq_next: int = 0x0000
@@ -54,6 +56,7 @@ class Layout:
     rq_next: int = 0x0800
     rq_prev: int = 0x0C00
     slot_base: int = 0x1000
+    slots_on_chip: bool = True
 
     @property
     def buffer(self) -> int:
@@ -117,6 +120,15 @@ async def find_node(bus: RegisterAccess, rank: int, window_bytes: int,
                 write_memory, read_memory)
 
 
+async def slot_address(node: Node, layout: Layout) -> int:
+    """Where `node` keeps its receive slots: at the start of its on-chip slot memory (the engine's
+    SLOT_MEMORY registers) when the layout asks for it and the slots fit there, else in node memory."""
+    on_chip_bytes = await node.collective.read_register("SLOT_MEMORY_BYTES")
+    if layout.slots_on_chip and layout.slots * layout.slot_bytes <= on_chip_bytes:
+        return await node.collective.read_register("SLOT_MEMORY_BASE")
+    return layout.slot_base
+
+
 async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: int = 4096, timeout: int = 14,
                        retry_count: int = 7, watchdog_cycles: int = 0, data_receives: int | None = None,
                        rng: random.Random | None = None) -> None:
@@ -133,6 +145,7 @@ async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: i
     data_psn = [rng.getrandbits(24) for _ in range(ranks)]
     credit_psn = [rng.getrandbits(24) for _ in range(ranks)]
     rkeys = [(rng.getrandbits(24) << 8) | SLOT_RKEY_INDEX for _ in range(ranks)]
+    slots_at = [await slot_address(node, layout) for node in nodes]
     for node in nodes:
         nxt, prv = nodes[(node.rank + 1) % ranks], nodes[(node.rank - 1) % ranks]
         window = node.rdma
@@ -144,7 +157,7 @@ async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: i
         await rdma.create_qp(window, QPN_PREV, QPN_NEXT, prv.mac, prv.ip, 0xC100 + node.rank, data_psn[prv.rank],
                              pmtu=pmtu, send_psn=credit_psn[prv.rank], sq_base=layout.sq_prev, sq_log_size=SQ_LOG_SIZE,
                              rq_base=layout.rq_prev, rq_log_size=RQ_LOG_SIZE, timeout=timeout, retry_count=retry_count)
-        await rdma.register_region(window, rkeys[node.rank], layout.slot_base, layout.slots * layout.slot_bytes,
+        await rdma.register_region(window, rkeys[node.rank], slots_at[node.rank], layout.slots * layout.slot_bytes,
                                    remote_write=True, remote_read=False)
         # The receives' buffers are never used: each immediate's WRITE lands where its RETH says
         for base in (layout.rq_next, layout.rq_prev):
@@ -156,8 +169,8 @@ async def connect_ring(nodes: Sequence[Node], layout: Layout = Layout(), pmtu: i
         engine = node.collective
         qps = BLOCK["QPS"]
         await engine.write_register("QPS", qps.field("prev").insert(qps.field("next").insert(0, QPN_NEXT), QPN_PREV))
-        for name, value in (("SQ_NEXT", layout.sq_next), ("SQ_PREV", layout.sq_prev), ("SLOT_BASE", layout.slot_base),
-                            ("REMOTE_SLOT_BASE", layout.slot_base)):
+        for name, value in (("SQ_NEXT", layout.sq_next), ("SQ_PREV", layout.sq_prev), ("SLOT_BASE", slots_at[node.rank]),
+                            ("REMOTE_SLOT_BASE", slots_at[nxt.rank])):
             await engine.write_register(f"{name}_LOW", value & 0xFFFFFFFF)
             await engine.write_register(f"{name}_HIGH", value >> 32)
         await engine.write_register("REMOTE_SLOT_RKEY", rkeys[nxt.rank])

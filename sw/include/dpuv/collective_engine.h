@@ -249,6 +249,16 @@ extern "C" {
 #define CE_COUNTER64_REG_DESC_BB3EFBAA__VALUE_bp 0
 #define CE_COUNTER64_REG_DESC_BB3EFBAA__VALUE_bw 64
 
+// reg - ce_fixed64_reg_desc_0fcb2a8b
+#define CE_FIXED64_REG_DESC_0FCB2A8B__VALUE_bm 0xffffffffffffffff
+#define CE_FIXED64_REG_DESC_0FCB2A8B__VALUE_bp 0
+#define CE_FIXED64_REG_DESC_0FCB2A8B__VALUE_bw 64
+
+// reg - collective_engine::SLOT_MEMORY_BYTES
+#define COLLECTIVE_ENGINE__SLOT_MEMORY_BYTES__BYTES_bm 0xffffffff
+#define COLLECTIVE_ENGINE__SLOT_MEMORY_BYTES__BYTES_bp 0
+#define COLLECTIVE_ENGINE__SLOT_MEMORY_BYTES__BYTES_bw 32
+
 // addrmap - collective_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -286,10 +296,12 @@ typedef struct __attribute__ ((__packed__)) {
     uint64_t CREDIT_STALL_CYCLES;
     uint64_t REDUCER_BEATS;
     uint64_t CREDITS_SENT;
+    uint64_t SLOT_MEMORY_BASE;
+    uint32_t SLOT_MEMORY_BYTES;
 } collective_engine_t;
 
 
-static_assert(sizeof(collective_engine_t) == 0xa8, "Packing error");
+static_assert(sizeof(collective_engine_t) == 0xb4, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -261,6 +261,20 @@ REGISTERS = (
         ),
         'Credit WRITEs sent to the previous rank (one may grant several slots).',
     ),
+    Register(
+        'SLOT_MEMORY_BASE', 0x00a8, 64,
+        (
+            Field('value', 0, 64, 'r', None),
+        ),
+        "Node address of the node's on-chip slot memory (meaningless when SLOT_MEMORY_BYTES is 0). Receive slots placed there (SLOT_BASE, and the slots' memory region) are written by the RDMA engine and read by this engine without touching the node-memory port.",
+    ),
+    Register(
+        'SLOT_MEMORY_BYTES', 0x00b0, 32,
+        (
+            Field('bytes', 0, 32, 'r', None),
+        ),
+        '',
+    ),
 )
 
-BLOCK = Block('collective_engine', 0x434f4c4c, 0x00010000, 0xa8, REGISTERS)
+BLOCK = Block('collective_engine', 0x434f4c4c, 0x00010000, 0xb4, REGISTERS)
