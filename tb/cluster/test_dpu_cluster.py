@@ -19,9 +19,23 @@ from dpuv.tb.testbench import test_rng
 from cluster_bench import ClusterTB, SwitchLedger, check_allreduce
 
 
+async def check_slots_on_chip(tb: ClusterTB) -> None:
+    """Every rank reports the on-chip slot memory the cluster was built with, and its receive slots
+    were placed there (so the pieces of this test pass through it, not through node memory)."""
+    built_bytes = int(tb.dut.SLOT_MEMORY_BYTES.value)
+    for node in tb.nodes:
+        engine = node.collective
+        reported = await engine.read_register("SLOT_MEMORY_BYTES")
+        assert reported == built_bytes, f"rank {node.rank}: SLOT_MEMORY_BYTES reads {reported}, built with {built_bytes}"
+        base = await engine.read_register("SLOT_MEMORY_BASE")
+        placed = await engine.read_register("SLOT_BASE_HIGH") << 32 | await engine.read_register("SLOT_BASE_LOW")
+        assert placed == base, f"rank {node.rank}: slots at {placed:#x}, not in the slot memory at {base:#x}"
+
+
 @cocotb.test(timeout_time=400, timeout_unit="us")
 async def ring_allreduce_is_exact_on_every_rank(dut):
-    """fp32 sum over every rank, the vector not a multiple of the ranks, the slot or the beat; then
+    """With the receive slots in each node's on-chip slot memory: fp32 sum over every rank, the
+    vector not a multiple of the ranks, the slot or the beat; then
     more collectives on the same QPs (int32 max, bf16 sum, and fp32 again under the tag just used:
     no credit of one collective may be taken by the next), each exact on every rank."""
     rng = test_rng("ring")
@@ -29,6 +43,7 @@ async def ring_allreduce_is_exact_on_every_rank(dut):
     await tb.reset()
     layout = collective.Layout(slots=4, slot_bytes=1024)
     await collective.connect_ring(tb.nodes, layout, pmtu=1024, rng=rng)
+    await check_slots_on_chip(tb)
     for collective_id, elements, dtype, op in ((0, 3001, "fp32", "sum"), (1, 1237, "int32", "max"),
                                                (2, 2049, "bf16", "sum"), (2, 999, "fp32", "sum")):
         reports = await check_allreduce(tb, elements, dtype, op, collective_id, layout, timeout_cycles=200_000)
