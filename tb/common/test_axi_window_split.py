@@ -18,6 +18,14 @@ REST_BYTES = 1 << 16
 SLAVES = ("m_rest_axi", "m_window_axi")
 
 
+def quiet_and_pause(rng, probability, write_if, read_if) -> None:
+    """Warnings only from one side's models, and its five channels paused at random."""
+    channels = (write_if.aw_channel, write_if.w_channel, write_if.b_channel, read_if.ar_channel, read_if.r_channel)
+    quiet(write_if, read_if, *channels)
+    for channel in channels:
+        channel.set_pause_generator(pauses(rng, probability))
+
+
 class TB:
     def __init__(self, dut, rng, master_pauses=None, slave_pauses=(None, None)):
         self.dut = dut
@@ -32,16 +40,8 @@ class TB:
         self.expected = [bytearray(rng.randbytes(REST_BYTES)), bytearray(rng.randbytes(self.window_bytes))]
         for ram, contents, slave_pause in zip(self.rams, self.expected, slave_pauses, strict=True):
             ram.write(0, bytes(contents))
-            quiet(ram.write_if, ram.read_if, ram.write_if.aw_channel, ram.write_if.w_channel, ram.write_if.b_channel,
-                  ram.read_if.ar_channel, ram.read_if.r_channel)
-            for channel in (ram.write_if.aw_channel, ram.write_if.w_channel, ram.write_if.b_channel,
-                            ram.read_if.ar_channel, ram.read_if.r_channel):
-                channel.set_pause_generator(pauses(rng, slave_pause))
-        quiet(self.master.write_if, self.master.read_if)
-        for channel in (self.master.write_if.aw_channel, self.master.write_if.w_channel,
-                        self.master.write_if.b_channel, self.master.read_if.ar_channel,
-                        self.master.read_if.r_channel):
-            channel.set_pause_generator(pauses(rng, master_pauses))
+            quiet_and_pause(rng, slave_pause, ram.write_if, ram.read_if)
+        quiet_and_pause(rng, master_pauses, self.master.write_if, self.master.read_if)
         self.addresses = AddressMonitor(dut, [f"{prefix}_{channel}" for prefix in ("s_axi", *SLAVES)
                                               for channel in ("aw", "ar")])
 
