@@ -19,6 +19,7 @@ roce_dcqcn_rate.v
 generated/rdma_engine_csr.sv
 roce_rx_filter.v
 roce_rx_demux.v
+roce_cnp_notifier.v
 roce_segmenter.v
 roce_completion_queue.v
 roce_requester.v

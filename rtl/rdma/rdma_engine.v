@@ -10,9 +10,10 @@
 
 // Receive: roce_rx_parser -> roce_rx_filter (only frames for this node's address and partitions)
 // -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK, READ responses) to
-// roce_requester. Transmit: the responder's ACKs and READ responses and the
-// requester's requests (cut by roce_segmenter) each have a frame builder; whole frames share the
-// MAC through a round-robin multiplexer. Host memory (rdma_host_memory): seven DMA engines
+// roce_requester; roce_cnp_notifier watches every accepted frame for ECN CE. Transmit: the
+// responder's ACKs and READ responses (and the notifier's CNPs, which take the responder's
+// builder between its frames) and the requester's requests (cut by roce_segmenter) each have a
+// frame builder; whole frames share the MAC through a round-robin multiplexer. Host memory (rdma_host_memory): seven DMA engines
 // (WRITE and SEND payloads in, READ response payloads out, READ data back in, request payloads
 // out, WQE and receive WQE fetches, completion entries) share one AXI4 master. The MAC side never sees
 // backpressure on receive: the parser buffers, and drops (and counts) what does not fit.
@@ -157,9 +158,12 @@ wire [2:0]  qp_pmtu_code, qp_retry_count, qp_rnr_retry;
 wire [4:0]  qp_timeout;
 wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
             mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
+wire        send_ect, cnp_notify;
+wire [5:0]  cnp_dscp;
+wire [31:0] cnp_interval_cycles;
 
 // The event counters' slots, by name: each one's increment and its register are wired by the same name
-localparam COUNTERS = 30;
+localparam COUNTERS = 33;
 localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD = 2, COUNTER_TX_FRAMES = 3,
            COUNTER_TX_BYTES = 4, COUNTER_ACKS_SENT = 5, COUNTER_NAKS_SENT = 6, COUNTER_DUPLICATES = 7,
            COUNTER_SEQUENCE_DROPS = 8, COUNTER_UNKNOWN_QP_DROPS = 9, COUNTER_ACCESS_ERRORS = 10,
@@ -168,7 +172,8 @@ localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD =
            COUNTER_RETRIES = 18, COUNTER_ACKS_RECEIVED = 19, COUNTER_NAKS_RECEIVED = 20,
            COUNTER_RESPONSES_DROPPED = 21, COUNTER_COMPLETIONS = 22, COUNTER_COMPLETION_ERRORS = 23,
            COUNTER_DOORBELLS_REJECTED = 24, COUNTER_TX_BEATS = 25, COUNTER_RNR_NAKS_SENT = 26,
-           COUNTER_RNR_NAKS_RECEIVED = 27, COUNTER_DROPS_WRONG_ADDRESS = 28, COUNTER_DROPS_PKEY = 29;
+           COUNTER_RNR_NAKS_RECEIVED = 27, COUNTER_DROPS_WRONG_ADDRESS = 28, COUNTER_DROPS_PKEY = 29,
+           COUNTER_CE_MARKED_RECEIVED = 30, COUNTER_CNPS_SENT = 31, COUNTER_CNPS_RECEIVED = 32;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -194,7 +199,9 @@ rdma_engine_csr csr_inst (
     .hwif_out_pkey_0_value(pkey_0), .hwif_out_pkey_1_value(pkey_1), .hwif_out_pkey_2_value(pkey_2),
     .hwif_out_pkey_3_value(pkey_3),
     .hwif_out_offload_qps_first_qpn(offload_first_qpn), .hwif_out_offload_qps_count(offload_qp_count),
-    .hwif_in_status_qp_ready(responder_qp_ready && requester_qp_ready),
+    .hwif_out_congestion_ect(send_ect), .hwif_out_congestion_notify(cnp_notify),
+    .hwif_out_congestion_cnp_dscp(cnp_dscp), .hwif_out_cnp_interval_cycles(cnp_interval_cycles),
+    .hwif_in_status_qp_ready(qp_contexts_ready),
     .hwif_out_qp_index_value(qp_index), .hwif_out_qp_remote_qpn_value(qp_remote_qpn),
     .hwif_out_qp_remote_mac_low_value(qp_remote_mac_low), .hwif_out_qp_remote_mac_high_value(qp_remote_mac_high),
     .hwif_out_qp_remote_ip_value(qp_remote_ip), .hwif_out_qp_udp_source_port_value(qp_udp_source_port),
@@ -243,6 +250,9 @@ rdma_engine_csr csr_inst (
     .hwif_in_rnr_naks_received_value(counter_values[COUNTER_RNR_NAKS_RECEIVED*32 +: 32]),
     .hwif_in_drops_wrong_address_value(counter_values[COUNTER_DROPS_WRONG_ADDRESS*32 +: 32]),
     .hwif_in_drops_pkey_value(counter_values[COUNTER_DROPS_PKEY*32 +: 32]),
+    .hwif_in_ce_marked_received_value(counter_values[COUNTER_CE_MARKED_RECEIVED*32 +: 32]),
+    .hwif_in_cnps_sent_value(counter_values[COUNTER_CNPS_SENT*32 +: 32]),
+    .hwif_in_cnps_received_value(counter_values[COUNTER_CNPS_RECEIVED*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -261,7 +271,9 @@ wire qp_index_exists = qp_index < QP_COUNT;
 wire mr_index_exists = mr_index < MR_COUNT;
 wire [QP_INDEX_WIDTH-1:0] qp_index_in_range = qp_index[QP_INDEX_WIDTH-1:0];
 wire [$clog2(MR_COUNT)-1:0] mr_index_in_range = mr_index[$clog2(MR_COUNT)-1:0];
-wire cfg_qp_write = qp_commit && responder_qp_ready && requester_qp_ready && qp_index_exists;
+wire notifier_qp_ready;
+wire qp_contexts_ready = responder_qp_ready && requester_qp_ready && notifier_qp_ready;
+wire cfg_qp_write = qp_commit && qp_contexts_ready && qp_index_exists;
 wire cfg_mr_write = mr_commit && mr_index_exists;
 
 // The doorbells' fields hold the written value from the cycle after the write strobe
@@ -292,6 +304,7 @@ wire [23:0] rx_hdr_dest_qp, rx_hdr_psn;
 wire [63:0] rx_hdr_va;
 wire [31:0] rx_hdr_rkey, rx_hdr_length, rx_hdr_immdt, rx_hdr_ip_dest;
 wire [15:0] rx_hdr_pkey;
+wire [7:0]  rx_hdr_ip_tos;
 wire [12:0] rx_hdr_payload_bytes;
 wire [DATA_WIDTH-1:0] rx_payload_tdata;
 wire [KEEP_WIDTH-1:0] rx_payload_tkeep;
@@ -309,7 +322,7 @@ roce_rx_parser #(
     .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
     .pmtu_bytes(pmtu_bytes),
     .m_hdr_valid(rx_hdr_valid), .m_hdr_ready(rx_hdr_ready),
-    .m_hdr_eth_dest_mac(), .m_hdr_eth_src_mac(), .m_hdr_ip_source(), .m_hdr_ip_dest(rx_hdr_ip_dest), .m_hdr_ip_tos(),
+    .m_hdr_eth_dest_mac(), .m_hdr_eth_src_mac(), .m_hdr_ip_source(), .m_hdr_ip_dest(rx_hdr_ip_dest), .m_hdr_ip_tos(rx_hdr_ip_tos),
     .m_hdr_ip_ttl(), .m_hdr_udp_source_port(), .m_hdr_bth_opcode(rx_hdr_opcode), .m_hdr_bth_solicited(),
     .m_hdr_bth_migreq(), .m_hdr_bth_pkey(rx_hdr_pkey), .m_hdr_bth_fecn(), .m_hdr_bth_becn(),
     .m_hdr_bth_dest_qp(rx_hdr_dest_qp), .m_hdr_bth_ack_req(rx_hdr_ack_req), .m_hdr_bth_psn(rx_hdr_psn),
@@ -345,6 +358,7 @@ roce_rx_filter #(
 
 wire request_hdr_valid, request_hdr_ready, request_payload_tvalid, request_payload_tready;
 wire response_hdr_valid, response_hdr_ready, response_payload_tvalid, response_payload_tready;
+wire cnp_received;
 
 roce_rx_demux demux_inst (
     .clk(clk), .rst(rst),
@@ -355,7 +369,31 @@ roce_rx_demux demux_inst (
     .m_request_hdr_valid(request_hdr_valid), .m_request_hdr_ready(request_hdr_ready),
     .m_request_payload_tvalid(request_payload_tvalid), .m_request_payload_tready(request_payload_tready),
     .m_response_hdr_valid(response_hdr_valid), .m_response_hdr_ready(response_hdr_ready),
-    .m_response_payload_tvalid(response_payload_tvalid), .m_response_payload_tready(response_payload_tready)
+    .m_response_payload_tvalid(response_payload_tvalid), .m_response_payload_tready(response_payload_tready),
+    .m_cnp_valid(cnp_received)
+);
+
+// ---- Congestion notification: CNPs for CE-marked frames ----
+
+wire        cnp_valid, cnp_ready, event_ce_marked, event_cnp_queued;
+wire [47:0] cnp_eth_dest_mac;
+wire [31:0] cnp_ip_dest;
+wire [15:0] cnp_udp_source_port;
+wire [23:0] cnp_dest_qp;
+
+roce_cnp_notifier #(
+    .QP_COUNT(QP_COUNT)
+) cnp_notifier_inst (
+    .clk(clk), .rst(rst),
+    .enable(cnp_notify), .min_interval_cycles(cnp_interval_cycles), .ready(notifier_qp_ready),
+    .cfg_qp_write(cfg_qp_write), .cfg_qp_index(qp_index_in_range), .cfg_qp_valid(qp_valid),
+    .cfg_qp_remote_qpn(qp_remote_qpn), .cfg_qp_remote_mac({qp_remote_mac_high, qp_remote_mac_low}),
+    .cfg_qp_remote_ip(qp_remote_ip), .cfg_qp_udp_source_port(qp_udp_source_port),
+    .s_hdr_taken(accepted_hdr_valid && accepted_hdr_ready), .s_hdr_ecn(rx_hdr_ip_tos[1:0]),
+    .s_hdr_is_cnp(cnp_received), .s_hdr_bth_dest_qp(rx_hdr_dest_qp),
+    .m_cnp_valid(cnp_valid), .m_cnp_ready(cnp_ready), .m_cnp_eth_dest_mac(cnp_eth_dest_mac),
+    .m_cnp_ip_dest(cnp_ip_dest), .m_cnp_udp_source_port(cnp_udp_source_port), .m_cnp_bth_dest_qp(cnp_dest_qp),
+    .event_ce_marked(event_ce_marked), .event_cnp_queued(event_cnp_queued)
 );
 
 // ---- Host memory: DMA engines on one AXI4 master ----
@@ -655,19 +693,35 @@ wire [2*KEEP_WIDTH-1:0] frame_tkeep;
 wire [1:0]              frame_tvalid, frame_tready, frame_tlast;
 wire                    tx_source;  // 1: the frame on the MAC is the requester's
 
+// The ECN field of every request and response: ECT(0) when CONGESTION.ect is set. A CNP is Not-ECT
+wire [7:0] transport_tos = {6'd0, send_ect, 1'b0};
+
+// A waiting CNP goes before the responder's next frame (it takes two beats at 512 bits, and the
+// sooner its QP's sender slows down, the shorter the queue that marked it); the responder's
+// header waits meanwhile. A CNP has no payload, so the builder never reads the responder's
+wire        cnp_chosen = cnp_valid;
+wire        responder_builder_hdr_valid = cnp_valid || responder_hdr_valid;
+wire        responder_builder_hdr_ready;
+assign      cnp_ready = responder_builder_hdr_ready;
+assign      responder_hdr_ready = responder_builder_hdr_ready && !cnp_chosen;
+
 roce_tx_builder #(
     .DATA_WIDTH(DATA_WIDTH)
 ) responder_builder_inst (
     .clk(clk), .rst(rst),
-    .s_hdr_valid(responder_hdr_valid), .s_hdr_ready(responder_hdr_ready),
-    .s_hdr_eth_dest_mac(responder_hdr_eth_dest_mac), .s_hdr_eth_src_mac(responder_hdr_eth_src_mac),
-    .s_hdr_ip_source(responder_hdr_ip_source), .s_hdr_ip_dest(responder_hdr_ip_dest), .s_hdr_ip_tos(8'd0),
-    .s_hdr_ip_ttl(8'd64), .s_hdr_udp_source_port(responder_hdr_udp_source_port),
-    .s_hdr_bth_opcode(responder_hdr_opcode), .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0),
-    .s_hdr_bth_pkey(send_pkey), .s_hdr_bth_dest_qp(responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
-    .s_hdr_bth_psn(responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0), .s_hdr_reth_length(32'd0),
-    .s_hdr_aeth_syndrome(responder_hdr_syndrome), .s_hdr_aeth_msn(responder_hdr_msn), .s_hdr_immdt(32'd0),
-    .s_hdr_payload_bytes(responder_hdr_payload_bytes),
+    .s_hdr_valid(responder_builder_hdr_valid), .s_hdr_ready(responder_builder_hdr_ready),
+    .s_hdr_eth_dest_mac(cnp_chosen ? cnp_eth_dest_mac : responder_hdr_eth_dest_mac),
+    .s_hdr_eth_src_mac(cnp_chosen ? local_mac : responder_hdr_eth_src_mac),
+    .s_hdr_ip_source(cnp_chosen ? local_ip : responder_hdr_ip_source),
+    .s_hdr_ip_dest(cnp_chosen ? cnp_ip_dest : responder_hdr_ip_dest),
+    .s_hdr_ip_tos(cnp_chosen ? {cnp_dscp, 2'b00} : transport_tos),
+    .s_hdr_ip_ttl(8'd64), .s_hdr_udp_source_port(cnp_chosen ? cnp_udp_source_port : responder_hdr_udp_source_port),
+    .s_hdr_bth_opcode(cnp_chosen ? `ROCE_OP_CNP : responder_hdr_opcode), .s_hdr_bth_solicited(1'b0),
+    .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(send_pkey), .s_hdr_bth_becn(cnp_chosen),
+    .s_hdr_bth_dest_qp(cnp_chosen ? cnp_dest_qp : responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
+    .s_hdr_bth_psn(cnp_chosen ? 24'd0 : responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0),
+    .s_hdr_reth_length(32'd0), .s_hdr_aeth_syndrome(responder_hdr_syndrome), .s_hdr_aeth_msn(responder_hdr_msn),
+    .s_hdr_immdt(32'd0), .s_hdr_payload_bytes(cnp_chosen ? 13'd0 : responder_hdr_payload_bytes),
     .s_axis_payload_tdata(dma_read_tdata[0*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[0]),
     .s_axis_payload_tready(dma_read_tready[0]), .s_axis_payload_tlast(dma_read_tlast[0]),
@@ -682,9 +736,9 @@ roce_tx_builder #(
     .clk(clk), .rst(rst),
     .s_hdr_valid(requester_hdr_valid), .s_hdr_ready(requester_hdr_ready),
     .s_hdr_eth_dest_mac(requester_hdr_eth_dest_mac), .s_hdr_eth_src_mac(local_mac),
-    .s_hdr_ip_source(local_ip), .s_hdr_ip_dest(requester_hdr_ip_dest), .s_hdr_ip_tos(8'd0), .s_hdr_ip_ttl(8'd64),
+    .s_hdr_ip_source(local_ip), .s_hdr_ip_dest(requester_hdr_ip_dest), .s_hdr_ip_tos(transport_tos), .s_hdr_ip_ttl(8'd64),
     .s_hdr_udp_source_port(requester_hdr_udp_source_port), .s_hdr_bth_opcode(requester_hdr_opcode),
-    .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(send_pkey),
+    .s_hdr_bth_solicited(1'b0), .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(send_pkey), .s_hdr_bth_becn(1'b0),
     .s_hdr_bth_dest_qp(requester_hdr_dest_qp), .s_hdr_bth_ack_req(requester_hdr_ack_req),
     .s_hdr_bth_psn(requester_hdr_psn), .s_hdr_reth_va(requester_hdr_reth_va), .s_hdr_reth_rkey(requester_hdr_reth_rkey),
     .s_hdr_reth_length(requester_hdr_reth_length), .s_hdr_aeth_syndrome(8'd0), .s_hdr_aeth_msn(24'd0),
@@ -790,6 +844,9 @@ assign counter_increments[COUNTER_RNR_NAKS_SENT*8 +: 8]      = {7'd0, event_rnr_
 assign counter_increments[COUNTER_RNR_NAKS_RECEIVED*8 +: 8]  = {7'd0, event_rnr_nak_received};
 assign counter_increments[COUNTER_DROPS_WRONG_ADDRESS*8 +: 8] = {7'd0, drop_wrong_address};
 assign counter_increments[COUNTER_DROPS_PKEY*8 +: 8]        = {7'd0, drop_pkey};
+assign counter_increments[COUNTER_CE_MARKED_RECEIVED*8 +: 8] = {7'd0, event_ce_marked};
+assign counter_increments[COUNTER_CNPS_SENT*8 +: 8]         = {7'd0, event_cnp_queued};
+assign counter_increments[COUNTER_CNPS_RECEIVED*8 +: 8]     = {7'd0, cnp_received};
 
 event_counters #(
     .COUNT(COUNTERS),
@@ -808,8 +865,10 @@ roce_ack_latency #(
     .request_received(event_frame_good),
     .request_taken(rx_hdr_valid && rx_hdr_ready),
     .taken_is_request(request_hdr_valid),
-    .response_taken(responder_hdr_valid && responder_hdr_ready),
-    .response_is_ack(responder_hdr_opcode == `ROCE_OP_ACKNOWLEDGE && responder_hdr_syndrome[6:5] == `ROCE_AETH_CLASS_ACK),
+    // CNPs share the responder's builder: each keeps the queue of responses in step, none is timed
+    .response_taken(responder_builder_hdr_valid && responder_builder_hdr_ready),
+    .response_is_ack(!cnp_chosen && responder_hdr_opcode == `ROCE_OP_ACKNOWLEDGE
+                     && responder_hdr_syndrome[6:5] == `ROCE_AETH_CLASS_ACK),
     .frame_started(tx_frame_started && !tx_source),
     .latency_min(ack_latency_min),
     .latency_max(ack_latency_max),

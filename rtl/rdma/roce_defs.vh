@@ -33,6 +33,8 @@
 `define ROCE_OP_ATOMIC_ACKNOWLEDGE       8'h12
 `define ROCE_OP_COMPARE_SWAP             8'h13
 `define ROCE_OP_FETCH_ADD                8'h14
+// RoCEv2's congestion notification packet (annex A17): BTH with BECN set, 16 reserved bytes
+`define ROCE_OP_CNP                      8'h81
 
 // AETH syndromes: bits [6:5] name the class, the low five bits its credit count, RNR timer
 // code or NAK code

@@ -451,7 +451,7 @@ roce_opcode_info opcode_info_inst (
     .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(),
     .starts_message(response_starts_message), .ends_message(response_ends_message), .is_send(), .is_write(),
     .is_read_request(), .is_atomic(), .is_read_response(response_is_read), .is_acknowledge(response_is_acknowledge),
-    .is_request(), .is_response(), .transport_header_bytes()
+    .is_request(), .is_response(), .is_cnp(), .transport_header_bytes()
 );
 
 wire        response_starts = response_is_read && response_starts_message;

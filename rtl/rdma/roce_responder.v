@@ -359,7 +359,7 @@ roce_opcode_info opcode_info_inst (
     .opcode(request_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(has_immediate), .has_payload(), .full_pmtu(full_pmtu),
     .starts_message(starts_message), .ends_message(ends_message), .is_send(is_send), .is_write(is_write),
-    .is_read_request(is_read), .is_atomic(is_atomic), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(),
+    .is_read_request(is_read), .is_atomic(is_atomic), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(), .is_cnp(),
     .transport_header_bytes()
 );
 

@@ -279,7 +279,7 @@ roce_opcode_info opcode_info_inst (
     .is_read_response(),
     .is_acknowledge(),
     .is_request(),
-    .is_response(),
+    .is_response(), .is_cnp(),
     .transport_header_bytes(transport_header_bytes_now)
 );
 

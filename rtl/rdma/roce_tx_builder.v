@@ -9,7 +9,8 @@
 // full but the last) and leaves shifted behind the headers, so after the header beats the
 // frame moves one beat per clock. Facts from docs/reference/roce.md: IPv4 with DF set, UDP
 // destination port 4791 and checksum 0, BTH TVer 0 with PadCnt padding the payload to a multiple
-// of four bytes, RETH/AETH/ImmDt as the opcode requires, ICRC last (roce_icrc_append).
+// of four bytes, RETH/AETH/ImmDt as the opcode requires (a CNP's 16 reserved bytes as zeros),
+// ICRC last (roce_icrc_append).
 module roce_tx_builder #(
     // Width of tdata in bits (64 to 512, a multiple of 32)
     parameter DATA_WIDTH = 64
@@ -30,6 +31,8 @@ module roce_tx_builder #(
     input  wire                    s_hdr_bth_solicited,
     input  wire                    s_hdr_bth_migreq,
     input  wire [15:0]             s_hdr_bth_pkey,
+    // BECN: set on a CNP (the builder writes FECN as 0: the network sets it, never a sender)
+    input  wire                    s_hdr_bth_becn,
     input  wire [23:0]             s_hdr_bth_dest_qp,
     input  wire                    s_hdr_bth_ack_req,
     input  wire [23:0]             s_hdr_bth_psn,
@@ -96,7 +99,7 @@ roce_opcode_info opcode_info_inst (
     .is_read_response(),
     .is_acknowledge(),
     .is_request(),
-    .is_response(),
+    .is_response(), .is_cnp(),
     .transport_header_bytes(transport_header_bytes)
 );
 
@@ -136,7 +139,7 @@ wire [MAX_HEADER_BYTES*8-1:0]  header_wire_order = {
     s_hdr_ip_source, s_hdr_ip_dest,
     s_hdr_udp_source_port, UDP_PORT_ROCE, udp_length, 16'h0000,
     s_hdr_bth_opcode, s_hdr_bth_solicited, s_hdr_bth_migreq, pad_count, 4'd0, s_hdr_bth_pkey,
-    8'd0, s_hdr_bth_dest_qp, s_hdr_bth_ack_req, 7'd0, s_hdr_bth_psn,
+    1'b0, s_hdr_bth_becn, 6'd0, s_hdr_bth_dest_qp, s_hdr_bth_ack_req, 7'd0, s_hdr_bth_psn,
     extension_headers
 };
 

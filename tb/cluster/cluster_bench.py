@@ -143,6 +143,13 @@ class ClusterTB:
         for name, value in thresholds.items():
             getattr(self.dut, name).value = sum(value << (16 * port) for port in range(self.nodes_count))
 
+    def mark_every_ect_frame(self) -> None:
+        """RED/ECN on every egress port with both thresholds at 0: every ECN-capable frame leaves
+        the switch marked CE, whatever its queue."""
+        self.dut.ecn_enable.value = (1 << self.nodes_count) - 1
+        for name in ("ecn_kmin_bytes", "ecn_kmax_bytes", "ecn_pmax"):
+            getattr(self.dut, name).value = 0
+
     def switch_counters(self) -> dict[str, list[int]]:
         counters = {}
         for name in SWITCH_COUNTERS:

@@ -123,6 +123,41 @@ async def loss_reordering_and_duplicates_change_no_bit(dut):
     dut._log.info("lost on the wire: %s", [(port, Opcode(packet.bth.opcode).name, packet.bth.psn) for port, packet in lost])
 
 
+@cocotb.test(timeout_time=200, timeout_unit="us")
+async def ecn_marked_pieces_send_cnps_back_and_change_no_bit(dut):
+    """Every node sends ECN-capable (CONGESTION.ect) and notifies (CONGESTION.notify, a CNP per QP
+    at most every 2 000 cycles), and the switch marks every ECN-capable frame CE: every rank still
+    ends with exactly the ring's bits; every frame the switch marked reaches a node and is counted
+    there; each node sends CNPs to the QPs that sent it marked frames, paced (no more than one per
+    QP per interval, beside the first), and every CNP reaches its sender, where it is counted and
+    changes nothing."""
+    rng = test_rng("ecn ring")
+    tb = ClusterTB(dut, rng)
+    await tb.reset()
+    layout = collective.Layout(slots=4, slot_bytes=1024)
+    await collective.connect_ring(tb.nodes, layout, pmtu=1024, rng=rng)
+    interval_cycles = 2000
+    for node in tb.nodes:
+        await rdma.set_congestion(node.rdma, ect=True, notify=True, cnp_interval_cycles=interval_cycles)
+    tb.mark_every_ect_frame()
+    reports = await check_allreduce(tb, 3001, "fp32", "sum", 6, layout, timeout_cycles=200_000)
+    elapsed = max(report.counters["collective_cycles"] for report in reports)
+    switch = tb.switch_counters()
+    engines = await rdma_counters(tb)
+    marked = [engine["ce_marked_received"] for engine in engines]
+    sent = [engine["cnps_sent"] for engine in engines]
+    received = [engine["cnps_received"] for engine in engines]
+    dut._log.info("ECN ring: %d cycles; marked %s (switch %s); CNPs sent %s, received %s", elapsed, marked,
+                  switch["frames_marked"], sent, received)
+    assert sum(marked) == sum(switch["frames_marked"]) > 0, (marked, switch["frames_marked"])
+    # Each node receives marked frames on its two QPs (pieces from its previous rank, credits from
+    # its next): at most one CNP per QP per interval of the run, and at least the first of each
+    per_qp_bound = elapsed // interval_cycles + 1
+    assert all(2 <= count <= 2 * per_qp_bound for count in sent), (sent, per_qp_bound)
+    assert sum(received) == sum(sent), (sent, received)
+    assert all(not report.failed for report in reports)
+
+
 async def wait_all(tb: ClusterTB, timeout_cycles: int) -> list[collective.RankReport]:
     return [await collective.wait(node, timeout_cycles) for node in tb.nodes]
 

@@ -33,7 +33,7 @@ def random_packet(rng: random.Random, opcode: Opcode, pmtu: int) -> RocePacket:
         f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}",
         rng.getrandbits(16), rng.getrandbits(8), rng.randint(1, 255))
     bth = BTH(opcode, rng.getrandbits(24), rng.getrandbits(24), bool(rng.getrandbits(1)), bool(rng.getrandbits(1)),
-              bool(rng.getrandbits(1)), rng.getrandbits(16))
+              bool(rng.getrandbits(1)), rng.getrandbits(16), becn=bool(rng.getrandbits(1)))
     return RocePacket(
         address, bth,
         RETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(32)) if info.has_reth else None,

@@ -42,6 +42,10 @@ module rdma_engine_csr (
         output logic [15:0] hwif_out_pkey_3_value,
         output logic [15:0] hwif_out_offload_qps_first_qpn,
         output logic [15:0] hwif_out_offload_qps_count,
+        output logic hwif_out_congestion_ect,
+        output logic hwif_out_congestion_notify,
+        output logic [5:0] hwif_out_congestion_cnp_dscp,
+        output logic [31:0] hwif_out_cnp_interval_cycles,
         output logic [15:0] hwif_out_qp_index_value,
         output logic [23:0] hwif_out_qp_remote_qpn_value,
         output logic [31:0] hwif_out_qp_remote_mac_low_value,
@@ -121,7 +125,10 @@ module rdma_engine_csr (
         input wire [31:0] hwif_in_rnr_naks_sent_value,
         input wire [31:0] hwif_in_rnr_naks_received_value,
         input wire [31:0] hwif_in_drops_wrong_address_value,
-        input wire [31:0] hwif_in_drops_pkey_value
+        input wire [31:0] hwif_in_drops_pkey_value,
+        input wire [31:0] hwif_in_ce_marked_received_value,
+        input wire [31:0] hwif_in_cnps_sent_value,
+        input wire [31:0] hwif_in_cnps_received_value
     );
 
     //--------------------------------------------------------------------------
@@ -334,6 +341,8 @@ module rdma_engine_csr (
     logic decoded_reg_strb_pkey_2;
     logic decoded_reg_strb_pkey_3;
     logic decoded_reg_strb_offload_qps;
+    logic decoded_reg_strb_congestion;
+    logic decoded_reg_strb_cnp_interval;
     logic decoded_reg_strb_qp_index;
     logic decoded_reg_strb_qp_remote_qpn;
     logic decoded_reg_strb_qp_remote_mac_low;
@@ -400,6 +409,9 @@ module rdma_engine_csr (
     logic decoded_reg_strb_rnr_naks_received;
     logic decoded_reg_strb_drops_wrong_address;
     logic decoded_reg_strb_drops_pkey;
+    logic decoded_reg_strb_ce_marked_received;
+    logic decoded_reg_strb_cnps_sent;
+    logic decoded_reg_strb_cnps_received;
     logic decoded_err;
 
     logic decoded_req;
@@ -459,6 +471,12 @@ module rdma_engine_csr (
         decoded_reg_strb_offload_qps = cpuif_req_masked & (cpuif_addr == 12'h34);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h34);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h34);
+        decoded_reg_strb_congestion = cpuif_req_masked & (cpuif_addr == 12'h38);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h38);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h38);
+        decoded_reg_strb_cnp_interval = cpuif_req_masked & (cpuif_addr == 12'h3c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h3c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h3c);
         decoded_reg_strb_qp_index = cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h40);
@@ -657,6 +675,15 @@ module rdma_engine_csr (
         decoded_reg_strb_drops_pkey = cpuif_req_masked & (cpuif_addr == 12'h198) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h198);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h198) & !cpuif_req_is_wr;
+        decoded_reg_strb_ce_marked_received = cpuif_req_masked & (cpuif_addr == 12'h19c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h19c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h19c) & !cpuif_req_is_wr;
+        decoded_reg_strb_cnps_sent = cpuif_req_masked & (cpuif_addr == 12'h1a0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1a0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1a0) & !cpuif_req_is_wr;
+        decoded_reg_strb_cnps_received = cpuif_req_masked & (cpuif_addr == 12'h1a4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1a4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1a4) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -711,6 +738,22 @@ module rdma_engine_csr (
     logic [15:0] field_storage_offload_qps_count_value;
     logic [15:0] field_combo_offload_qps_count_next;
     logic field_combo_offload_qps_count_load_next;
+    // Field: rdma_engine.CONGESTION.ect
+    logic field_storage_congestion_ect_value;
+    logic field_combo_congestion_ect_next;
+    logic field_combo_congestion_ect_load_next;
+    // Field: rdma_engine.CONGESTION.notify
+    logic field_storage_congestion_notify_value;
+    logic field_combo_congestion_notify_next;
+    logic field_combo_congestion_notify_load_next;
+    // Field: rdma_engine.CONGESTION.cnp_dscp
+    logic [5:0] field_storage_congestion_cnp_dscp_value;
+    logic [5:0] field_combo_congestion_cnp_dscp_next;
+    logic field_combo_congestion_cnp_dscp_load_next;
+    // Field: rdma_engine.CNP_INTERVAL.cycles
+    logic [31:0] field_storage_cnp_interval_cycles_value;
+    logic [31:0] field_combo_cnp_interval_cycles_next;
+    logic field_combo_cnp_interval_cycles_load_next;
     // Field: rdma_engine.QP_INDEX.value
     logic [15:0] field_storage_qp_index_value_value;
     logic [15:0] field_combo_qp_index_value_next;
@@ -1066,6 +1109,86 @@ module rdma_engine_csr (
         end
     end
     assign hwif_out_offload_qps_count = field_storage_offload_qps_count_value;
+    always @(*) begin
+        logic next_c;
+        logic load_next_c;
+        next_c = field_storage_congestion_ect_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_congestion && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_congestion_ect_value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo_congestion_ect_next = next_c;
+        field_combo_congestion_ect_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_congestion_ect_value <= 1'h0;
+        end else if(field_combo_congestion_ect_load_next) begin
+            field_storage_congestion_ect_value <= field_combo_congestion_ect_next;
+        end
+    end
+    assign hwif_out_congestion_ect = field_storage_congestion_ect_value;
+    always @(*) begin
+        logic next_c;
+        logic load_next_c;
+        next_c = field_storage_congestion_notify_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_congestion && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_congestion_notify_value & ~decoded_wr_biten[1:1]) | (decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end
+        field_combo_congestion_notify_next = next_c;
+        field_combo_congestion_notify_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_congestion_notify_value <= 1'h0;
+        end else if(field_combo_congestion_notify_load_next) begin
+            field_storage_congestion_notify_value <= field_combo_congestion_notify_next;
+        end
+    end
+    assign hwif_out_congestion_notify = field_storage_congestion_notify_value;
+    always @(*) begin
+        logic [5:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_congestion_cnp_dscp_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_congestion && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_congestion_cnp_dscp_value & ~decoded_wr_biten[13:8]) | (decoded_wr_data[13:8] & decoded_wr_biten[13:8]);
+            load_next_c = '1;
+        end
+        field_combo_congestion_cnp_dscp_next = next_c;
+        field_combo_congestion_cnp_dscp_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_congestion_cnp_dscp_value <= 6'h30;
+        end else if(field_combo_congestion_cnp_dscp_load_next) begin
+            field_storage_congestion_cnp_dscp_value <= field_combo_congestion_cnp_dscp_next;
+        end
+    end
+    assign hwif_out_congestion_cnp_dscp = field_storage_congestion_cnp_dscp_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_cnp_interval_cycles_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_cnp_interval && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_cnp_interval_cycles_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_cnp_interval_cycles_next = next_c;
+        field_combo_cnp_interval_cycles_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_cnp_interval_cycles_value <= 32'h30d4;
+        end else if(field_combo_cnp_interval_cycles_load_next) begin
+            field_storage_cnp_interval_cycles_value <= field_combo_cnp_interval_cycles_next;
+        end
+    end
+    assign hwif_out_cnp_interval_cycles = field_storage_cnp_interval_cycles_value;
     always @(*) begin
         logic [15:0] next_c;
         logic load_next_c;
@@ -1872,7 +1995,7 @@ always @(*) begin
             readback_data_var[31:0] = 32'h52444d41;
         end
         if(rd_mux_addr == 12'h4) begin
-            readback_data_var[31:0] = 32'h20001;
+            readback_data_var[31:0] = 32'h20002;
         end
         if(rd_mux_addr == 12'h8) begin
             readback_data_var[31:0] = hwif_in_block_next_address;
@@ -1912,6 +2035,14 @@ always @(*) begin
         if(rd_mux_addr == 12'h34) begin
             readback_data_var[15:0] = field_storage_offload_qps_first_qpn_value;
             readback_data_var[31:16] = field_storage_offload_qps_count_value;
+        end
+        if(rd_mux_addr == 12'h38) begin
+            readback_data_var[0] = field_storage_congestion_ect_value;
+            readback_data_var[1] = field_storage_congestion_notify_value;
+            readback_data_var[13:8] = field_storage_congestion_cnp_dscp_value;
+        end
+        if(rd_mux_addr == 12'h3c) begin
+            readback_data_var[31:0] = field_storage_cnp_interval_cycles_value;
         end
         if(rd_mux_addr == 12'h40) begin
             readback_data_var[15:0] = field_storage_qp_index_value_value;
@@ -2111,6 +2242,15 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h198) begin
             readback_data_var[31:0] = hwif_in_drops_pkey_value;
+        end
+        if(rd_mux_addr == 12'h19c) begin
+            readback_data_var[31:0] = hwif_in_ce_marked_received_value;
+        end
+        if(rd_mux_addr == 12'h1a0) begin
+            readback_data_var[31:0] = hwif_in_cnps_sent_value;
+        end
+        if(rd_mux_addr == 12'h1a4) begin
+            readback_data_var[31:0] = hwif_in_cnps_received_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

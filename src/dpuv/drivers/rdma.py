@@ -113,6 +113,25 @@ async def set_pkey_table(window: BlockWindow, pkeys: Sequence[int]) -> None:
         await window.write_register(name, pkey)
 
 
+async def set_congestion(window: BlockWindow, *, ect: bool, notify: bool,
+                         cnp_interval_cycles: int | None = None, cnp_dscp: int | None = None) -> None:
+    """RoCEv2 congestion notification (docs/rdma.md): `ect` sends every request and response
+    ECN-capable (ECT(0)); `notify` answers CE-marked frames with CNPs to the sending QP, at most one
+    per QP every `cnp_interval_cycles`, their IPv4 DSCP `cnp_dscp` (None: leave as it is)."""
+    register = BLOCK["CONGESTION"]
+    value = await window.read_register("CONGESTION")
+    value = register.field("notify").insert(register.field("ect").insert(value, int(ect)), int(notify))
+    if cnp_dscp is not None:
+        if not 0 <= cnp_dscp < 64:
+            raise ValueError(f"DSCP {cnp_dscp} is not 6 bits")
+        value = register.field("cnp_dscp").insert(value, cnp_dscp)
+    await window.write_register("CONGESTION", value)
+    if cnp_interval_cycles is not None:
+        if not 0 <= cnp_interval_cycles < 1 << 32:
+            raise ValueError(f"CNP interval {cnp_interval_cycles} is not 32 bits")
+        await window.write_register("CNP_INTERVAL", cnp_interval_cycles)
+
+
 async def offload_qps(window: BlockWindow, first_qpn: int, count: int) -> None:
     """QPs `first_qpn` to `first_qpn + count - 1` belong to the node's own engines: their
     completions leave on the engine's completion port, never in the completion queue (count 0:

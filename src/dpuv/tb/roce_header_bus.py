@@ -11,9 +11,10 @@ from dpuv.models.roce_packet import AETH, BTH, OPCODE_INFO, RETH, Addressing, Im
 from dpuv.tb.testbench import handshake
 
 # The opcodes whose headers this bus has fields for, and so the ones the engine's parser and
-# builder handle: the model's AtomicETH, AtomicAckETH and CNP come before the RTL's
+# builder handle (a CNP's reserved bytes are zeros the builder writes): the model's AtomicETH and
+# AtomicAckETH come before the RTL's
 BUS_OPCODES = tuple(sorted(opcode for opcode, info in OPCODE_INFO.items()
-                           if not (info.has_atomic_eth or info.has_atomic_ack_eth or info.has_cnp_padding)))
+                           if not (info.has_atomic_eth or info.has_atomic_ack_eth)))
 
 
 def _mac_number(mac: str) -> int:
@@ -39,6 +40,7 @@ def fields_of(packet: RocePacket) -> dict[str, int]:
         "bth_solicited": int(bth.solicited),
         "bth_migreq": int(bth.migration),
         "bth_pkey": bth.pkey,
+        "bth_becn": int(bth.becn),
         "bth_dest_qp": bth.dest_qp,
         "bth_ack_req": int(bth.ack_req),
         "bth_psn": bth.psn,

@@ -16,11 +16,11 @@ extern "C" {
 #define BLOCK_TYPE_REG_ID_72CB2C84__ID_bw 32
 #define BLOCK_TYPE_REG_ID_72CB2C84__ID_reset 0x52444d41
 
-// reg - block_version_reg_version_7b493277
-#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_bm 0xffffffff
-#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_bp 0
-#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_bw 32
-#define BLOCK_VERSION_REG_VERSION_7B493277__VERSION_reset 0x20001
+// reg - block_version_reg_version_1b9e26f3
+#define BLOCK_VERSION_REG_VERSION_1B9E26F3__VERSION_bm 0xffffffff
+#define BLOCK_VERSION_REG_VERSION_1B9E26F3__VERSION_bp 0
+#define BLOCK_VERSION_REG_VERSION_1B9E26F3__VERSION_bw 32
+#define BLOCK_VERSION_REG_VERSION_1B9E26F3__VERSION_reset 0x20002
 
 // reg - block_next_reg
 #define BLOCK_NEXT_REG__ADDRESS_bm 0xffffffff
@@ -100,6 +100,26 @@ extern "C" {
 #define RDMA_ENGINE__OFFLOAD_QPS__COUNT_bp 16
 #define RDMA_ENGINE__OFFLOAD_QPS__COUNT_bw 16
 #define RDMA_ENGINE__OFFLOAD_QPS__COUNT_reset 0x0
+
+// reg - rdma_engine::CONGESTION
+#define RDMA_ENGINE__CONGESTION__ECT_bm 0x1
+#define RDMA_ENGINE__CONGESTION__ECT_bp 0
+#define RDMA_ENGINE__CONGESTION__ECT_bw 1
+#define RDMA_ENGINE__CONGESTION__ECT_reset 0x0
+#define RDMA_ENGINE__CONGESTION__NOTIFY_bm 0x2
+#define RDMA_ENGINE__CONGESTION__NOTIFY_bp 1
+#define RDMA_ENGINE__CONGESTION__NOTIFY_bw 1
+#define RDMA_ENGINE__CONGESTION__NOTIFY_reset 0x0
+#define RDMA_ENGINE__CONGESTION__CNP_DSCP_bm 0x3f00
+#define RDMA_ENGINE__CONGESTION__CNP_DSCP_bp 8
+#define RDMA_ENGINE__CONGESTION__CNP_DSCP_bw 6
+#define RDMA_ENGINE__CONGESTION__CNP_DSCP_reset 0x30
+
+// reg - rdma_engine::CNP_INTERVAL
+#define RDMA_ENGINE__CNP_INTERVAL__CYCLES_bm 0xffffffff
+#define RDMA_ENGINE__CNP_INTERVAL__CYCLES_bp 0
+#define RDMA_ENGINE__CNP_INTERVAL__CYCLES_bw 32
+#define RDMA_ENGINE__CNP_INTERVAL__CYCLES_reset 0x30d4
 
 // reg - rdma_engine::QP_INDEX
 #define RDMA_ENGINE__QP_INDEX__VALUE_bm 0xffff
@@ -505,6 +525,21 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_92EAE476__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_92EAE476__VALUE_bw 32
 
+// reg - rdma_counter_reg_desc_07374ad4
+#define RDMA_COUNTER_REG_DESC_07374AD4__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_07374AD4__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_07374AD4__VALUE_bw 32
+
+// reg - rdma_counter_reg_desc_bc059e85
+#define RDMA_COUNTER_REG_DESC_BC059E85__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_BC059E85__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_BC059E85__VALUE_bw 32
+
+// reg - rdma_counter_reg_desc_d4c72623
+#define RDMA_COUNTER_REG_DESC_D4C72623__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_D4C72623__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_D4C72623__VALUE_bw 32
+
 // addrmap - rdma_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -521,7 +556,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t PKEY_2;
     uint32_t PKEY_3;
     uint32_t OFFLOAD_QPS;
-    uint8_t RESERVED_38_3f[0x8];
+    uint32_t CONGESTION;
+    uint32_t CNP_INTERVAL;
     uint32_t QP_INDEX;
     uint32_t QP_REMOTE_QPN;
     uint32_t QP_REMOTE_MAC_LOW;
@@ -592,10 +628,13 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t RNR_NAKS_RECEIVED;
     uint32_t DROPS_WRONG_ADDRESS;
     uint32_t DROPS_PKEY;
+    uint32_t CE_MARKED_RECEIVED;
+    uint32_t CNPS_SENT;
+    uint32_t CNPS_RECEIVED;
 } rdma_engine_t;
 
 
-static_assert(sizeof(rdma_engine_t) == 0x19c, "Packing error");
+static_assert(sizeof(rdma_engine_t) == 0x1a8, "Packing error");
 
 #ifdef __cplusplus
 }

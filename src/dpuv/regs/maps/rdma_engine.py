@@ -13,7 +13,7 @@ REGISTERS = (
     Register(
         'BLOCK_VERSION', 0x0004, 32,
         (
-            Field('version', 0, 32, 'r', 0x20001),
+            Field('version', 0, 32, 'r', 0x20002),
         ),
         'Register-map version of this block: major in [31:16], minor in [15:0].',
     ),
@@ -103,6 +103,22 @@ REGISTERS = (
             Field('count', 16, 16, 'rw', 0x0),
         ),
         "QPs first_qpn to first_qpn + count - 1 belong to the node's own engines (the collective engine): their completions, send and receive, leave on the engine's completion port instead of the completion queue, which never sees them. Their doorbells may come from the register bus or the engine's doorbell ports alike.",
+    ),
+    Register(
+        'CONGESTION', 0x0038, 32,
+        (
+            Field('ect', 0, 1, 'rw', 0x0),
+            Field('notify', 1, 1, 'rw', 0x0),
+            Field('cnp_dscp', 8, 6, 'rw', 0x30),
+        ),
+        "RoCEv2 congestion control's receiving side (docs/rdma.md, Congestion notification). A switch marks an ECN-capable frame CE instead of dropping it when its queue builds; the node that receives a marked frame answers with a CNP to the QP that sent it.",
+    ),
+    Register(
+        'CNP_INTERVAL', 0x003c, 32,
+        (
+            Field('cycles', 0, 32, 'rw', 0x30d4),
+        ),
+        '',
     ),
     Register(
         'QP_INDEX', 0x0040, 32,
@@ -578,6 +594,27 @@ REGISTERS = (
         ),
         'Frames for LOCAL_IP dropped, never answered, because their P_Key matches no PKEY_* entry.',
     ),
+    Register(
+        'CE_MARKED_RECEIVED', 0x019c, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Accepted frames, other than CNPs, that arrived marked CE (IPv4 TOS bits 1:0 = 11), whether or not they sent a CNP.',
+    ),
+    Register(
+        'CNPS_SENT', 0x01a0, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'CNPs queued for the MAC by the notification point.',
+    ),
+    Register(
+        'CNPS_RECEIVED', 0x01a4, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        "CNPs accepted (for LOCAL_IP and a partition of the engine's); they change no QP's transport state.",
+    ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020001, 0x19c, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020002, 0x1a8, REGISTERS)
