@@ -20,6 +20,7 @@ generated/rdma_engine_csr.sv
 roce_rx_filter.v
 roce_rx_demux.v
 roce_cnp_notifier.v
+roce_rate_control.v
 roce_segmenter.v
 roce_completion_queue.v
 roce_requester.v

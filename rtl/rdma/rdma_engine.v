@@ -12,8 +12,8 @@
 // -> roce_rx_demux -> requests to roce_responder, responses (ACK, NAK, READ responses) to
 // roce_requester; roce_cnp_notifier watches every accepted frame for ECN CE. Transmit: the
 // responder's ACKs and READ responses (and the notifier's CNPs, which take the responder's
-// builder between its frames) and the requester's requests (cut by roce_segmenter) each have a
-// frame builder; whole frames share the MAC through a round-robin multiplexer. Host memory (rdma_host_memory): seven DMA engines
+// builder between its frames) and the requester's requests (cut by roce_segmenter, paced by
+// roce_rate_control for QPs with a DCQCN reaction point) each have a frame builder; whole frames share the MAC through a round-robin multiplexer. Host memory (rdma_host_memory): seven DMA engines
 // (WRITE and SEND payloads in, READ response payloads out, READ data back in, request payloads
 // out, WQE and receive WQE fetches, completion entries) share one AXI4 master. The MAC side never sees
 // backpressure on receive: the parser buffers, and drops (and counts) what does not fit.
@@ -34,6 +34,11 @@ module rdma_engine #(
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     // The RNR timer unit, 10 us, in clock cycles (2500 at 250 MHz)
     parameter RNR_UNIT_CYCLES = 2500,
+    // The clock period in ps, for the DCQCN timers (it must divide 8 000 000; 4000: 250 MHz)
+    parameter CLOCK_PERIOD_PS = 4000,
+    // QPs with a DCQCN reaction point that paces their requests, from DCQCN_CTRL.first_qpn on (a
+    // power of two, at most QP_COUNT; 0: none)
+    parameter RATE_LIMITED_QPS = 4,
     // Byte address of the next block in the register-block chain (0: none)
     parameter [31:0] NEXT_BLOCK_ADDRESS = 32'd0
 ) (
@@ -158,12 +163,18 @@ wire [2:0]  qp_pmtu_code, qp_retry_count, qp_rnr_retry;
 wire [4:0]  qp_timeout;
 wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
             mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
-wire        send_ect, cnp_notify;
+wire        send_ect, cnp_notify, dcqcn_enable;
+wire [19:0] dcqcn_line_rate, dcqcn_min_rate, dcqcn_ai_rate, dcqcn_hai_rate, dcqcn_current_rate, dcqcn_target_rate;
+wire [10:0] dcqcn_initial_alpha, dcqcn_alpha_gain, dcqcn_alpha;
+wire [31:0] dcqcn_alpha_period, dcqcn_increase_period, dcqcn_byte_counter;
+wire [7:0]  dcqcn_fast_recovery;
+wire [15:0] dcqcn_observe_qpn, dcqcn_first_qpn;
+wire [1:0]  dcqcn_stage;
 wire [5:0]  cnp_dscp;
 wire [31:0] cnp_interval_cycles;
 
 // The event counters' slots, by name: each one's increment and its register are wired by the same name
-localparam COUNTERS = 33;
+localparam COUNTERS = 34;
 localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD = 2, COUNTER_TX_FRAMES = 3,
            COUNTER_TX_BYTES = 4, COUNTER_ACKS_SENT = 5, COUNTER_NAKS_SENT = 6, COUNTER_DUPLICATES = 7,
            COUNTER_SEQUENCE_DROPS = 8, COUNTER_UNKNOWN_QP_DROPS = 9, COUNTER_ACCESS_ERRORS = 10,
@@ -173,7 +184,8 @@ localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD =
            COUNTER_RESPONSES_DROPPED = 21, COUNTER_COMPLETIONS = 22, COUNTER_COMPLETION_ERRORS = 23,
            COUNTER_DOORBELLS_REJECTED = 24, COUNTER_TX_BEATS = 25, COUNTER_RNR_NAKS_SENT = 26,
            COUNTER_RNR_NAKS_RECEIVED = 27, COUNTER_DROPS_WRONG_ADDRESS = 28, COUNTER_DROPS_PKEY = 29,
-           COUNTER_CE_MARKED_RECEIVED = 30, COUNTER_CNPS_SENT = 31, COUNTER_CNPS_RECEIVED = 32;
+           COUNTER_CE_MARKED_RECEIVED = 30, COUNTER_CNPS_SENT = 31, COUNTER_CNPS_RECEIVED = 32,
+           COUNTER_RATE_PACED_CYCLES = 33;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -181,6 +193,7 @@ wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count
 localparam [15:0] QP_COUNT_FIELD = QP_COUNT;
 localparam [7:0]  MR_COUNT_FIELD = MR_COUNT;
 localparam [7:0]  DATA_BYTES_FIELD = KEEP_WIDTH[7:0];
+localparam [15:0] RATE_LIMITED_QPS_FIELD = RATE_LIMITED_QPS;
 
 rdma_engine_csr csr_inst (
     .clk(clk), .rst(rst),
@@ -193,7 +206,15 @@ rdma_engine_csr csr_inst (
     .s_axil_rresp(s_axil_rresp),
     .hwif_in_block_next_address(NEXT_BLOCK_ADDRESS),
     .hwif_in_caps_qp_count(QP_COUNT_FIELD), .hwif_in_caps_mr_count(MR_COUNT_FIELD),
-    .hwif_in_caps_data_bytes(DATA_BYTES_FIELD),
+    .hwif_in_caps_data_bytes(DATA_BYTES_FIELD), .hwif_in_caps2_rate_limited_qps(RATE_LIMITED_QPS_FIELD),
+    .hwif_out_dcqcn_ctrl_enable(dcqcn_enable), .hwif_out_dcqcn_ctrl_first_qpn(dcqcn_first_qpn), .hwif_out_dcqcn_line_rate_mbps(dcqcn_line_rate),
+    .hwif_out_dcqcn_min_rate_mbps(dcqcn_min_rate), .hwif_out_dcqcn_alpha_initial_value(dcqcn_initial_alpha),
+    .hwif_out_dcqcn_alpha_gain(dcqcn_alpha_gain), .hwif_out_dcqcn_alpha_period_ns(dcqcn_alpha_period),
+    .hwif_out_dcqcn_increase_period_ns(dcqcn_increase_period), .hwif_out_dcqcn_byte_counter_bytes(dcqcn_byte_counter),
+    .hwif_out_dcqcn_fast_recovery_stages(dcqcn_fast_recovery), .hwif_out_dcqcn_ai_rate_mbps(dcqcn_ai_rate),
+    .hwif_out_dcqcn_hai_rate_mbps(dcqcn_hai_rate), .hwif_out_dcqcn_observe_qpn(dcqcn_observe_qpn),
+    .hwif_in_dcqcn_rate_mbps(dcqcn_current_rate), .hwif_in_dcqcn_target_rate_mbps(dcqcn_target_rate),
+    .hwif_in_dcqcn_state_alpha(dcqcn_alpha), .hwif_in_dcqcn_state_stage(dcqcn_stage),
     .hwif_out_pmtu_bytes(pmtu_bytes), .hwif_out_local_mac_low_value(local_mac_low),
     .hwif_out_local_mac_high_value(local_mac_high), .hwif_out_local_ip_value(local_ip),
     .hwif_out_pkey_0_value(pkey_0), .hwif_out_pkey_1_value(pkey_1), .hwif_out_pkey_2_value(pkey_2),
@@ -253,6 +274,7 @@ rdma_engine_csr csr_inst (
     .hwif_in_ce_marked_received_value(counter_values[COUNTER_CE_MARKED_RECEIVED*32 +: 32]),
     .hwif_in_cnps_sent_value(counter_values[COUNTER_CNPS_SENT*32 +: 32]),
     .hwif_in_cnps_received_value(counter_values[COUNTER_CNPS_RECEIVED*32 +: 32]),
+    .hwif_in_rate_paced_cycles_value(counter_values[COUNTER_RATE_PACED_CYCLES*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -544,6 +566,7 @@ wire [47:0] job_dest_mac;
 wire [31:0] job_dest_ip, job_rkey, job_length, job_immediate;
 wire [15:0] job_udp_source_port;
 wire [23:0] job_dest_qp, job_first_psn, job_first_packet, job_resend_end_psn;
+wire [QP_INDEX_WIDTH-1:0] job_qpn, requester_hdr_qpn;
 wire [2:0]  job_pmtu_code;
 wire [63:0] job_local_address, job_remote_address, cqe_wr_id;
 wire        cqe_valid, cqe_ready;
@@ -580,7 +603,8 @@ roce_requester #(
     .s_wqe_tready(dma_read_tready[2]), .s_wqe_tlast(dma_read_tlast[2]),
     .m_job_valid(job_valid), .m_job_ready(job_ready), .m_job_read(job_read), .m_job_send(job_send),
     .m_job_with_immediate(job_with_immediate), .m_job_dest_mac(job_dest_mac), .m_job_dest_ip(job_dest_ip),
-    .m_job_udp_source_port(job_udp_source_port), .m_job_dest_qp(job_dest_qp), .m_job_pmtu_code(job_pmtu_code),
+    .m_job_udp_source_port(job_udp_source_port), .m_job_dest_qp(job_dest_qp), .m_job_qpn(job_qpn),
+    .m_job_pmtu_code(job_pmtu_code),
     .m_job_local_address(job_local_address), .m_job_remote_address(job_remote_address), .m_job_rkey(job_rkey),
     .m_job_length(job_length), .m_job_immediate(job_immediate), .m_job_first_psn(job_first_psn),
     .m_job_first_packet(job_first_packet), .m_job_resend_end_psn(job_resend_end_psn),
@@ -605,24 +629,52 @@ wire [23:0] requester_hdr_dest_qp, requester_hdr_psn;
 wire [63:0] requester_hdr_reth_va;
 wire [12:0] requester_hdr_payload_bytes;
 
-roce_segmenter segmenter_inst (
+roce_segmenter #(
+    .QP_INDEX_WIDTH(QP_INDEX_WIDTH)
+) segmenter_inst (
     .clk(clk), .rst(rst),
     .s_job_valid(job_valid), .s_job_ready(job_ready), .s_job_read(job_read), .s_job_send(job_send),
     .s_job_with_immediate(job_with_immediate), .s_job_dest_mac(job_dest_mac), .s_job_dest_ip(job_dest_ip),
-    .s_job_udp_source_port(job_udp_source_port), .s_job_dest_qp(job_dest_qp), .s_job_pmtu_code(job_pmtu_code),
+    .s_job_udp_source_port(job_udp_source_port), .s_job_dest_qp(job_dest_qp), .s_job_qpn(job_qpn),
+    .s_job_pmtu_code(job_pmtu_code),
     .s_job_local_address(job_local_address), .s_job_remote_address(job_remote_address), .s_job_rkey(job_rkey),
     .s_job_length(job_length), .s_job_immediate(job_immediate), .s_job_first_psn(job_first_psn),
     .s_job_first_packet(job_first_packet), .s_job_resend_end_psn(job_resend_end_psn),
     .m_hdr_valid(requester_hdr_valid), .m_hdr_ready(requester_hdr_ready),
     .m_hdr_eth_dest_mac(requester_hdr_eth_dest_mac), .m_hdr_ip_dest(requester_hdr_ip_dest),
     .m_hdr_udp_source_port(requester_hdr_udp_source_port), .m_hdr_bth_opcode(requester_hdr_opcode),
-    .m_hdr_bth_dest_qp(requester_hdr_dest_qp), .m_hdr_bth_ack_req(requester_hdr_ack_req),
+    .m_hdr_bth_dest_qp(requester_hdr_dest_qp), .m_hdr_qpn(requester_hdr_qpn), .m_hdr_bth_ack_req(requester_hdr_ack_req),
     .m_hdr_bth_psn(requester_hdr_psn), .m_hdr_reth_va(requester_hdr_reth_va), .m_hdr_reth_rkey(requester_hdr_reth_rkey),
     .m_hdr_reth_length(requester_hdr_reth_length), .m_hdr_immdt(requester_hdr_immdt),
     .m_hdr_payload_bytes(requester_hdr_payload_bytes),
     .m_read_cmd_addr(dma_read_cmd_addr[1*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[1*16 +: 16]),
     .m_read_cmd_valid(dma_read_cmd_valid[1]), .m_read_cmd_ready(dma_read_cmd_ready[1]),
     .event_packet(event_request_sent), .event_retransmit(event_retransmit)
+);
+
+// ---- DCQCN rate control: the limited QPs' requests paced to their rates ----
+
+wire paced_hdr_valid, paced_hdr_ready, event_paced;
+
+roce_rate_control #(
+    .QP_COUNT(QP_COUNT),
+    .LIMITED_QPS(RATE_LIMITED_QPS),
+    .CLOCK_PERIOD_PS(CLOCK_PERIOD_PS)
+) rate_control_inst (
+    .clk(clk), .rst(rst),
+    .enable(dcqcn_enable), .first_qpn(dcqcn_first_qpn), .line_rate_mbps(dcqcn_line_rate), .min_rate_mbps(dcqcn_min_rate),
+    .initial_alpha(dcqcn_initial_alpha), .alpha_gain(dcqcn_alpha_gain), .alpha_update_period_ns(dcqcn_alpha_period),
+    .rate_increase_period_ns(dcqcn_increase_period), .byte_counter_bytes(dcqcn_byte_counter),
+    .fast_recovery_stages(dcqcn_fast_recovery), .additive_increase_mbps(dcqcn_ai_rate),
+    .hyper_increase_mbps(dcqcn_hai_rate),
+    .cfg_qp_write(cfg_qp_write), .cfg_qp_index(qp_index_in_range),
+    .cnp_valid(cnp_received), .cnp_qpn(rx_hdr_dest_qp),
+    .s_hdr_valid(requester_hdr_valid), .s_hdr_ready(requester_hdr_ready), .s_hdr_qpn(requester_hdr_qpn),
+    .s_hdr_bth_opcode(requester_hdr_opcode), .s_hdr_payload_bytes(requester_hdr_payload_bytes),
+    .m_hdr_valid(paced_hdr_valid), .m_hdr_ready(paced_hdr_ready),
+    .observe_qpn(dcqcn_observe_qpn), .observe_current_rate_mbps(dcqcn_current_rate),
+    .observe_target_rate_mbps(dcqcn_target_rate), .observe_alpha(dcqcn_alpha), .observe_stage(dcqcn_stage),
+    .event_paced(event_paced)
 );
 
 // Send and receive completions take turns when both wait. The one taken goes to the completion
@@ -734,7 +786,7 @@ roce_tx_builder #(
     .DATA_WIDTH(DATA_WIDTH)
 ) requester_builder_inst (
     .clk(clk), .rst(rst),
-    .s_hdr_valid(requester_hdr_valid), .s_hdr_ready(requester_hdr_ready),
+    .s_hdr_valid(paced_hdr_valid), .s_hdr_ready(paced_hdr_ready),
     .s_hdr_eth_dest_mac(requester_hdr_eth_dest_mac), .s_hdr_eth_src_mac(local_mac),
     .s_hdr_ip_source(local_ip), .s_hdr_ip_dest(requester_hdr_ip_dest), .s_hdr_ip_tos(transport_tos), .s_hdr_ip_ttl(8'd64),
     .s_hdr_udp_source_port(requester_hdr_udp_source_port), .s_hdr_bth_opcode(requester_hdr_opcode),
@@ -847,6 +899,7 @@ assign counter_increments[COUNTER_DROPS_PKEY*8 +: 8]        = {7'd0, drop_pkey};
 assign counter_increments[COUNTER_CE_MARKED_RECEIVED*8 +: 8] = {7'd0, event_ce_marked};
 assign counter_increments[COUNTER_CNPS_SENT*8 +: 8]         = {7'd0, event_cnp_queued};
 assign counter_increments[COUNTER_CNPS_RECEIVED*8 +: 8]     = {7'd0, cnp_received};
+assign counter_increments[COUNTER_RATE_PACED_CYCLES*8 +: 8] = {7'd0, event_paced};
 
 event_counters #(
     .COUNT(COUNTERS),

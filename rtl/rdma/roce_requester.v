@@ -115,6 +115,8 @@ module roce_requester #(
     output reg  [31:0]                   m_job_dest_ip,
     output reg  [15:0]                   m_job_udp_source_port,
     output reg  [23:0]                   m_job_dest_qp,
+    // The local QP the work request is for (its packets are paced by its rate, roce_rate_control)
+    output reg  [$clog2(QP_COUNT)-1:0]   m_job_qpn,
     output reg  [2:0]                    m_job_pmtu_code,
     output reg  [63:0]                   m_job_local_address,
     output reg  [63:0]                   m_job_remote_address,
@@ -687,6 +689,7 @@ always @(posedge clk) begin
                         m_job_dest_ip <= qp_remote_ip;
                         m_job_udp_source_port <= qp_udp_source_port;
                         m_job_dest_qp <= qp_remote_qpn;
+                        m_job_qpn <= qp;
                         m_job_pmtu_code <= qp_pmtu_code;
                         m_job_local_address <= wqe_local_address;
                         m_job_remote_address <= wqe_remote_address;

@@ -23,7 +23,9 @@
 // same order, so the reader's frames pair with the builder's headers one to one.
 module roce_segmenter #(
     // AckReq on PSNs one below a multiple of this (a power of two), besides message ends
-    parameter ACK_REQUEST_INTERVAL = 32
+    parameter ACK_REQUEST_INTERVAL = 32,
+    // Bits of a local QP index (the engine's QP_COUNT, log 2)
+    parameter QP_INDEX_WIDTH = 8
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -38,6 +40,7 @@ module roce_segmenter #(
     input  wire [31:0] s_job_dest_ip,
     input  wire [15:0] s_job_udp_source_port,
     input  wire [23:0] s_job_dest_qp,
+    input  wire [QP_INDEX_WIDTH-1:0] s_job_qpn,  // the local QP, carried to each packet's header
     input  wire [2:0]  s_job_pmtu_code,     // PMTU = 256 << code: 0 to 4 (256 to 4096 bytes)
     input  wire [63:0] s_job_local_address,
     input  wire [63:0] s_job_remote_address,
@@ -56,6 +59,7 @@ module roce_segmenter #(
     output reg  [15:0] m_hdr_udp_source_port,
     output reg  [7:0]  m_hdr_bth_opcode,
     output reg  [23:0] m_hdr_bth_dest_qp,
+    output reg  [QP_INDEX_WIDTH-1:0] m_hdr_qpn,
     output reg         m_hdr_bth_ack_req,
     output reg  [23:0] m_hdr_bth_psn,
     output reg  [63:0] m_hdr_reth_va,
@@ -162,6 +166,7 @@ always @(posedge clk) begin
             m_hdr_ip_dest <= s_job_dest_ip;
             m_hdr_udp_source_port <= s_job_udp_source_port;
             m_hdr_bth_dest_qp <= s_job_dest_qp;
+            m_hdr_qpn <= s_job_qpn;
         end
     end else begin
         if (!header_sent && !m_hdr_valid) begin

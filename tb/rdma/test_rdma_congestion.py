@@ -4,16 +4,20 @@
 point: CE-marked frames for the engine's QPs are answered with CNPs byte for byte the model's, at
 most one per QP per interval; CNPs, unknown QPs and unmarked frames are never answered; received
 CNPs are counted and change no QP; with CONGESTION.ect every request and response the engine
-sends is ECN-capable, and with the register at its reset values nothing changes at all."""
+sends is ECN-capable, and with the register at its reset values nothing changes at all. And the
+reaction point, against dcqcn.ReactionPoint: a CNP cuts the QP's rate as the model does, the rate
+registers follow the model's recovery, and the bytes the engine sends follow the rate."""
 
 from __future__ import annotations
 
 import random
 
 import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge
+from cocotbext.axi import AxiStreamFrame
 
 from dpuv.drivers import rdma
-from dpuv.models.dcqcn import DcqcnParameters, NotificationPoint
+from dpuv.models.dcqcn import DcqcnParameters, NotificationPoint, RateStage, ReactionPoint
 from dpuv.models.roce_packet import (ECN_CE, ECN_ECT0, ECN_NOT_ECT, Addressing, Endpoint, Opcode, build_frame,
                                      cnp_packet, parse_frame, with_ecn)
 from dpuv.models.roce_qp import QpConfig, QueuePair, WorkRequest
@@ -22,7 +26,8 @@ from dpuv.tb.testbench import CLOCK_PERIOD_NS, test_rng
 
 from rdma_engine_bench import (ACK_TIMEOUT_CODE, DUT, DUT_QPN, PEER, PEER_QPN, PMTU, REGION_BASE, REGION_BYTES, RKEY,
                                RQ_BASE, RQ_LOG_SIZE, TB)
-from test_rdma_requester import Requester, exchange_on
+from test_rdma_requester import (LOCAL_BASE, PEER_BASE, PEER_RKEY, Requester, check_exactly_once,
+                                 exchange_on)
 
 # The least interval between two CNPs to one QP in these tests: 4 us at 250 MHz
 INTERVAL_CYCLES = 1000
@@ -184,3 +189,158 @@ async def as_requester_its_requests_are_ect_and_each_marked_response_is_notified
     assert events["cnps_sent"] == events["ce_marked_received"], events
     assert requester.peer.counters.dropped["cnp"] == events["cnps_sent"], \
         f"the peer took {requester.peer.counters.dropped['cnp']} CNPs of {events['cnps_sent']}"
+
+
+# The reaction point test's DCQCN: a 16 Gb/s line (a 64-bit bus's rate at 250 MHz, so that the
+# engine can fill it at either width), the rate raised every 2 us after a CNP, three fast-recovery
+# steps, then additive steps of an eighth of the line, and no byte stage (the byte counter never
+# fills in the test)
+LINE_RATE_MBPS = 16_000
+REACTION = DcqcnParameters(line_rate_mbps=LINE_RATE_MBPS, rate_increase_period_ns=2_000, fast_recovery_stages=3,
+                           additive_increase_mbps=LINE_RATE_MBPS // 8, hyper_increase_mbps=LINE_RATE_MBPS // 4,
+                           byte_counter_bytes=1 << 30)
+# The engine's QPs with a reaction point start at this one (the bench's QP is DUT_QPN, the next)
+FIRST_LIMITED_QPN = DUT_QPN - 1
+# A Mb/s over one 4 ns cycle moves 1/2000 of a byte: the bytes a cycle at rate r are r / 2000
+MBPS_CYCLES_PER_BYTE = 8_000_000 // (CLOCK_PERIOD_NS * 1000)
+# The test's frames: 256-byte payloads behind 70 bytes of headers, the ICRC after them
+FRAME_BYTES = 256 + 42 + 28 + 4
+
+
+class RateWatch:
+    """What a user of the engine sees of one QP's reaction point and its traffic: the CNPs the
+    engine took (their cycles), DCQCN_* read through the registers over and over (each sample with
+    the cycles its reads spanned), and the bytes the engine sent each cycle."""
+
+    def __init__(self, tb: TB):
+        self.tb = tb
+        self.cnp_cycles: list[int] = []
+        self.samples: list[tuple[int, int, rdma.DcqcnState]] = []
+        self.sent_bytes: list[int] = [0]   # bytes sent up to each cycle, from the watch's start
+        self.start = tb.cycle
+        self._tasks = [cocotb.start_soon(self._watch_wires()), cocotb.start_soon(self._read_registers())]
+
+    async def _watch_wires(self) -> None:
+        dut = self.tb.dut
+        while True:
+            await RisingEdge(dut.clk)
+            if int(dut.cnp_received.value):
+                self.cnp_cycles.append(self.tb.cycle)
+            moved = int(dut.m_axis_tx_tvalid.value) and int(dut.m_axis_tx_tready.value)
+            self.sent_bytes.append(self.sent_bytes[-1] + (bin(int(dut.m_axis_tx_tkeep.value)).count("1") if moved else 0))
+
+    async def _read_registers(self) -> None:
+        while True:
+            before = self.tb.cycle
+            state = await rdma.read_dcqcn(self.tb.registers, DUT_QPN)
+            self.samples.append((before, self.tb.cycle, state))
+            await ClockCycles(self.tb.dut.clk, 40)
+
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+    def bytes_between(self, first_cycle: int, last_cycle: int) -> int:
+        return self.sent_bytes[last_cycle - self.start] - self.sent_bytes[first_cycle - self.start]
+
+
+def model_curve(cnp_cycle: int, end_cycle: int) -> list[tuple[int, int, int, RateStage]]:
+    """The model reaction point after a CNP at cnp_cycle: (cycle, RC, RT, stage) at the CNP and at
+    each change after it, up to end_cycle. An edge of the RTL is the model's instant cycle x 4 ns."""
+    model = ReactionPoint(REACTION)
+    model.on_cnp(cnp_cycle * CLOCK_PERIOD_NS)
+    curve = [(cnp_cycle, model.current_rate_mbps, model.target_rate_mbps, model.stage)]
+    while (event := model.next_event_ns()) is not None and event // CLOCK_PERIOD_NS <= end_cycle:
+        model.advance(event)
+        point = (model.current_rate_mbps, model.target_rate_mbps, model.stage)
+        if point != curve[-1][1:]:
+            curve.append((-(-event // CLOCK_PERIOD_NS),) + point)
+    return curve
+
+
+def curve_at(curve, cycle: int) -> tuple[int, int, RateStage]:
+    """The model's (RC, RT, stage) at a cycle at or after the CNP."""
+    return [point[1:] for point in curve if point[0] <= cycle][-1]
+
+
+@cocotb.test(timeout_time=250, timeout_unit="us")
+async def a_cnp_halves_the_rate_and_the_egress_follows_the_recovery(dut):
+    """The engine as requester writes 25 x 4 KiB at PMTU 256 to the model responder, its QP with
+    a reaction point (16 Gb/s line, alpha 1, T = 2 us, F = 3). A CNP for a QP past the reaction
+    points' range changes nothing; then one CNP for the engine's QP: DCQCN_RATE, read over and over
+    through the registers, follows the model's curve (halved to 8 Gb/s at once, fast recovery,
+    additive increase, back to the line rate and not throttled), and the bytes the engine sends in
+    each step of the curve are at most what its rate allows (within two frames), and where the
+    rate is well below the engine's own, at least 95 % of it; every WRITE completes once, exactly."""
+    rng = test_rng("dcqcn")
+    requester = Requester(dut, rng, pmtu=256)
+    await requester.set_up()
+    tb = requester.tb
+    capacity = await tb.registers.read_register("CAPS2")
+    assert capacity >= 2, f"the engine has {capacity} reaction points; the test needs QPs {FIRST_LIMITED_QPN} and on"
+    await rdma.set_dcqcn(tb.registers, REACTION, first_qpn=FIRST_LIMITED_QPN)
+    sources = [rng.randbytes(4096) for _ in range(12)]
+    for index, data in enumerate(sources):
+        tb.memory.write(LOCAL_BASE + index * 4096, data)
+    work = [(WorkRequest.write(0x100 + index, sources[index % 12], PEER_BASE + index * 4096, PEER_RKEY),
+             LOCAL_BASE + (index % 12) * 4096) for index in range(25)]
+    watch = RateWatch(tb)
+    # Past the range by exactly its size: a reaction point picked by the QP's low bits alone would be DUT_QPN's
+    stranger_cnp = build_frame(cnp_packet(Addressing.between(PEER, DUT), DUT_QPN + capacity))
+    cnp = build_frame(cnp_packet(Addressing.between(PEER, DUT), DUT_QPN))
+
+    async def congestion():
+        # Early in the run at either width: the run must outlast the recovery
+        for after_bytes, frame in ((2_000, stranger_cnp), (8_000, cnp)):
+            while watch.sent_bytes[-1] < after_bytes:
+                await RisingEdge(dut.clk)
+            await tb.rx.send(AxiStreamFrame(frame))
+
+    cocotb.start_soon(congestion())
+    await requester.run(work)
+    watch.stop()
+    await check_exactly_once(requester, work)
+    events = await tb.read_events()
+    assert events["cnps_received"] == 2 and len(watch.cnp_cycles) == 2, (events, watch.cnp_cycles)
+    cnp_cycle = watch.cnp_cycles[1]
+    end = tb.cycle
+    curve = model_curve(cnp_cycle, end)
+    dut._log.info("model curve after the CNP at cycle %d: %s", cnp_cycle,
+                  [(cycle - cnp_cycle, rate, stage.value) for cycle, rate, _, stage in curve])
+    recovered = [cycle for cycle, _, _, stage in curve if stage is RateStage.UNTHROTTLED]
+    assert recovered and recovered[0] < end, "the run ended before the model recovered: post more work"
+
+    # The registers: each register of a sample (three reads, one after another) holds the model's
+    # value at some cycle the sample's reads spanned
+    line = (LINE_RATE_MBPS, LINE_RATE_MBPS, RateStage.UNTHROTTLED)
+    for before, after, state in watch.samples:
+        seen = (state.current_rate_mbps, state.target_rate_mbps, state.stage)
+        model = [line if cycle < cnp_cycle else curve_at(curve, cycle) for cycle in range(before - 2, after + 3)]
+        for field, (name, value) in enumerate(zip(("RC", "RT", "stage"), seen)):
+            assert value in {point[field] for point in model}, \
+                f"DCQCN {name} read {value} between cycles {before} and {after}; the model {sorted(set(model))}"
+    assert {state.stage for _, _, state in watch.samples} >= {RateStage.FAST_RECOVERY, RateStage.ADDITIVE_INCREASE}
+
+    # The egress: the bytes of each step of the curve against its rate. Never more than the rate
+    # allows, within two frames (the one an empty bucket lets through, and one already past the
+    # pacer when the CNP came);
+    # where the rate is well below what the engine sends unthrottled (at 64 bits the bus carries
+    # the line's 16 Gb/s less the gaps between requests), as much as it allows, within 5 %
+    total_sent = total_allowed = paced_sent = paced_allowed = 0
+    for (start, rate, _, stage), (stop, *_rest) in zip(curve, curve[1:]):
+        if stage is RateStage.UNTHROTTLED:
+            continue
+        sent = watch.bytes_between(start, stop)
+        allowed = rate * (stop - start) / MBPS_CYCLES_PER_BYTE
+        total_sent, total_allowed = total_sent + sent, total_allowed + allowed
+        assert sent <= allowed + 2 * FRAME_BYTES, \
+            f"{sent} bytes sent in cycles {start}-{stop} at {rate} Mb/s, which allows {allowed:.0f}"
+        if rate <= 0.8 * LINE_RATE_MBPS:
+            paced_sent, paced_allowed = paced_sent + sent, paced_allowed + allowed
+            assert sent >= 0.95 * allowed - 1.5 * FRAME_BYTES, \
+                f"only {sent} bytes sent in cycles {start}-{stop} at {rate} Mb/s, which allows {allowed:.0f}"
+    assert total_sent <= total_allowed + 3 * FRAME_BYTES, (total_sent, total_allowed)
+    assert abs(paced_sent - paced_allowed) <= 2 * FRAME_BYTES, (paced_sent, paced_allowed)
+    assert events["rate_paced_cycles"] > 0, events
+    dut._log.info("throttled for %d cycles: %d bytes sent, %.0f allowed; %d cycles paced", recovered[0] - cnp_cycle,
+                  total_sent, total_allowed, events["rate_paced_cycles"])

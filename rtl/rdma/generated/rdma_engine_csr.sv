@@ -87,6 +87,24 @@ module rdma_engine_csr (
         output logic hwif_out_cq_config_restart,
         output logic [15:0] hwif_out_cq_consumer_value,
         input wire [15:0] hwif_in_cq_producer_value,
+        output logic hwif_out_dcqcn_ctrl_enable,
+        output logic [15:0] hwif_out_dcqcn_ctrl_first_qpn,
+        output logic [19:0] hwif_out_dcqcn_line_rate_mbps,
+        output logic [19:0] hwif_out_dcqcn_min_rate_mbps,
+        output logic [10:0] hwif_out_dcqcn_alpha_initial_value,
+        output logic [10:0] hwif_out_dcqcn_alpha_gain,
+        output logic [31:0] hwif_out_dcqcn_alpha_period_ns,
+        output logic [31:0] hwif_out_dcqcn_increase_period_ns,
+        output logic [31:0] hwif_out_dcqcn_byte_counter_bytes,
+        output logic [7:0] hwif_out_dcqcn_fast_recovery_stages,
+        output logic [19:0] hwif_out_dcqcn_ai_rate_mbps,
+        output logic [19:0] hwif_out_dcqcn_hai_rate_mbps,
+        output logic [15:0] hwif_out_dcqcn_observe_qpn,
+        input wire [19:0] hwif_in_dcqcn_rate_mbps,
+        input wire [19:0] hwif_in_dcqcn_target_rate_mbps,
+        input wire [10:0] hwif_in_dcqcn_state_alpha,
+        input wire [1:0] hwif_in_dcqcn_state_stage,
+        input wire [15:0] hwif_in_caps2_rate_limited_qps,
         input wire [31:0] hwif_in_rx_frames_value,
         input wire [31:0] hwif_in_rx_bytes_value,
         input wire [31:0] hwif_in_rx_frames_good_value,
@@ -128,7 +146,8 @@ module rdma_engine_csr (
         input wire [31:0] hwif_in_drops_pkey_value,
         input wire [31:0] hwif_in_ce_marked_received_value,
         input wire [31:0] hwif_in_cnps_sent_value,
-        input wire [31:0] hwif_in_cnps_received_value
+        input wire [31:0] hwif_in_cnps_received_value,
+        input wire [31:0] hwif_in_rate_paced_cycles_value
     );
 
     //--------------------------------------------------------------------------
@@ -370,6 +389,21 @@ module rdma_engine_csr (
     logic decoded_reg_strb_cq_config;
     logic decoded_reg_strb_cq_consumer;
     logic decoded_reg_strb_cq_producer;
+    logic decoded_reg_strb_dcqcn_ctrl;
+    logic decoded_reg_strb_dcqcn_line_rate;
+    logic decoded_reg_strb_dcqcn_min_rate;
+    logic decoded_reg_strb_dcqcn_alpha;
+    logic decoded_reg_strb_dcqcn_alpha_period;
+    logic decoded_reg_strb_dcqcn_increase_period;
+    logic decoded_reg_strb_dcqcn_byte_counter;
+    logic decoded_reg_strb_dcqcn_fast_recovery;
+    logic decoded_reg_strb_dcqcn_ai_rate;
+    logic decoded_reg_strb_dcqcn_hai_rate;
+    logic decoded_reg_strb_dcqcn_observe;
+    logic decoded_reg_strb_dcqcn_rate;
+    logic decoded_reg_strb_dcqcn_target_rate;
+    logic decoded_reg_strb_dcqcn_state;
+    logic decoded_reg_strb_caps2;
     logic decoded_reg_strb_rx_frames;
     logic decoded_reg_strb_rx_bytes;
     logic decoded_reg_strb_rx_frames_good;
@@ -412,6 +446,7 @@ module rdma_engine_csr (
     logic decoded_reg_strb_ce_marked_received;
     logic decoded_reg_strb_cnps_sent;
     logic decoded_reg_strb_cnps_received;
+    logic decoded_reg_strb_rate_paced_cycles;
     logic decoded_err;
 
     logic decoded_req;
@@ -558,6 +593,51 @@ module rdma_engine_csr (
         decoded_reg_strb_cq_producer = cpuif_req_masked & (cpuif_addr == 12'hc0) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hc0);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hc0) & !cpuif_req_is_wr;
+        decoded_reg_strb_dcqcn_ctrl = cpuif_req_masked & (cpuif_addr == 12'hc4);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hc4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hc4);
+        decoded_reg_strb_dcqcn_line_rate = cpuif_req_masked & (cpuif_addr == 12'hc8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hc8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hc8);
+        decoded_reg_strb_dcqcn_min_rate = cpuif_req_masked & (cpuif_addr == 12'hcc);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hcc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hcc);
+        decoded_reg_strb_dcqcn_alpha = cpuif_req_masked & (cpuif_addr == 12'hd0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hd0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hd0);
+        decoded_reg_strb_dcqcn_alpha_period = cpuif_req_masked & (cpuif_addr == 12'hd4);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hd4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hd4);
+        decoded_reg_strb_dcqcn_increase_period = cpuif_req_masked & (cpuif_addr == 12'hd8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hd8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hd8);
+        decoded_reg_strb_dcqcn_byte_counter = cpuif_req_masked & (cpuif_addr == 12'hdc);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hdc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hdc);
+        decoded_reg_strb_dcqcn_fast_recovery = cpuif_req_masked & (cpuif_addr == 12'he0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'he0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'he0);
+        decoded_reg_strb_dcqcn_ai_rate = cpuif_req_masked & (cpuif_addr == 12'he4);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'he4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'he4);
+        decoded_reg_strb_dcqcn_hai_rate = cpuif_req_masked & (cpuif_addr == 12'he8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'he8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'he8);
+        decoded_reg_strb_dcqcn_observe = cpuif_req_masked & (cpuif_addr == 12'hec);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hec);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hec);
+        decoded_reg_strb_dcqcn_rate = cpuif_req_masked & (cpuif_addr == 12'hf0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hf0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hf0) & !cpuif_req_is_wr;
+        decoded_reg_strb_dcqcn_target_rate = cpuif_req_masked & (cpuif_addr == 12'hf4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hf4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hf4) & !cpuif_req_is_wr;
+        decoded_reg_strb_dcqcn_state = cpuif_req_masked & (cpuif_addr == 12'hf8) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hf8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hf8) & !cpuif_req_is_wr;
+        decoded_reg_strb_caps2 = cpuif_req_masked & (cpuif_addr == 12'hfc) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'hfc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'hfc) & !cpuif_req_is_wr;
         decoded_reg_strb_rx_frames = cpuif_req_masked & (cpuif_addr == 12'h100) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h100);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h100) & !cpuif_req_is_wr;
@@ -684,6 +764,9 @@ module rdma_engine_csr (
         decoded_reg_strb_cnps_received = cpuif_req_masked & (cpuif_addr == 12'h1a4) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1a4);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1a4) & !cpuif_req_is_wr;
+        decoded_reg_strb_rate_paced_cycles = cpuif_req_masked & (cpuif_addr == 12'h1a8) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1a8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1a8) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -906,6 +989,58 @@ module rdma_engine_csr (
     logic [15:0] field_storage_cq_consumer_value_value;
     logic [15:0] field_combo_cq_consumer_value_next;
     logic field_combo_cq_consumer_value_load_next;
+    // Field: rdma_engine.DCQCN_CTRL.enable
+    logic field_storage_dcqcn_ctrl_enable_value;
+    logic field_combo_dcqcn_ctrl_enable_next;
+    logic field_combo_dcqcn_ctrl_enable_load_next;
+    // Field: rdma_engine.DCQCN_CTRL.first_qpn
+    logic [15:0] field_storage_dcqcn_ctrl_first_qpn_value;
+    logic [15:0] field_combo_dcqcn_ctrl_first_qpn_next;
+    logic field_combo_dcqcn_ctrl_first_qpn_load_next;
+    // Field: rdma_engine.DCQCN_LINE_RATE.mbps
+    logic [19:0] field_storage_dcqcn_line_rate_mbps_value;
+    logic [19:0] field_combo_dcqcn_line_rate_mbps_next;
+    logic field_combo_dcqcn_line_rate_mbps_load_next;
+    // Field: rdma_engine.DCQCN_MIN_RATE.mbps
+    logic [19:0] field_storage_dcqcn_min_rate_mbps_value;
+    logic [19:0] field_combo_dcqcn_min_rate_mbps_next;
+    logic field_combo_dcqcn_min_rate_mbps_load_next;
+    // Field: rdma_engine.DCQCN_ALPHA.initial_value
+    logic [10:0] field_storage_dcqcn_alpha_initial_value_value;
+    logic [10:0] field_combo_dcqcn_alpha_initial_value_next;
+    logic field_combo_dcqcn_alpha_initial_value_load_next;
+    // Field: rdma_engine.DCQCN_ALPHA.gain
+    logic [10:0] field_storage_dcqcn_alpha_gain_value;
+    logic [10:0] field_combo_dcqcn_alpha_gain_next;
+    logic field_combo_dcqcn_alpha_gain_load_next;
+    // Field: rdma_engine.DCQCN_ALPHA_PERIOD.ns
+    logic [31:0] field_storage_dcqcn_alpha_period_ns_value;
+    logic [31:0] field_combo_dcqcn_alpha_period_ns_next;
+    logic field_combo_dcqcn_alpha_period_ns_load_next;
+    // Field: rdma_engine.DCQCN_INCREASE_PERIOD.ns
+    logic [31:0] field_storage_dcqcn_increase_period_ns_value;
+    logic [31:0] field_combo_dcqcn_increase_period_ns_next;
+    logic field_combo_dcqcn_increase_period_ns_load_next;
+    // Field: rdma_engine.DCQCN_BYTE_COUNTER.bytes
+    logic [31:0] field_storage_dcqcn_byte_counter_bytes_value;
+    logic [31:0] field_combo_dcqcn_byte_counter_bytes_next;
+    logic field_combo_dcqcn_byte_counter_bytes_load_next;
+    // Field: rdma_engine.DCQCN_FAST_RECOVERY.stages
+    logic [7:0] field_storage_dcqcn_fast_recovery_stages_value;
+    logic [7:0] field_combo_dcqcn_fast_recovery_stages_next;
+    logic field_combo_dcqcn_fast_recovery_stages_load_next;
+    // Field: rdma_engine.DCQCN_AI_RATE.mbps
+    logic [19:0] field_storage_dcqcn_ai_rate_mbps_value;
+    logic [19:0] field_combo_dcqcn_ai_rate_mbps_next;
+    logic field_combo_dcqcn_ai_rate_mbps_load_next;
+    // Field: rdma_engine.DCQCN_HAI_RATE.mbps
+    logic [19:0] field_storage_dcqcn_hai_rate_mbps_value;
+    logic [19:0] field_combo_dcqcn_hai_rate_mbps_next;
+    logic field_combo_dcqcn_hai_rate_mbps_load_next;
+    // Field: rdma_engine.DCQCN_OBSERVE.qpn
+    logic [15:0] field_storage_dcqcn_observe_qpn_value;
+    logic [15:0] field_combo_dcqcn_observe_qpn_next;
+    logic field_combo_dcqcn_observe_qpn_load_next;
     //--------------------------------------------------------------------------
     // Field logic
     //--------------------------------------------------------------------------
@@ -1960,6 +2095,266 @@ module rdma_engine_csr (
         end
     end
     assign hwif_out_cq_consumer_value = field_storage_cq_consumer_value_value;
+    always @(*) begin
+        logic next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_ctrl_enable_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_ctrl && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_ctrl_enable_value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_ctrl_enable_next = next_c;
+        field_combo_dcqcn_ctrl_enable_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_ctrl_enable_value <= 1'h0;
+        end else if(field_combo_dcqcn_ctrl_enable_load_next) begin
+            field_storage_dcqcn_ctrl_enable_value <= field_combo_dcqcn_ctrl_enable_next;
+        end
+    end
+    assign hwif_out_dcqcn_ctrl_enable = field_storage_dcqcn_ctrl_enable_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_ctrl_first_qpn_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_ctrl && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_ctrl_first_qpn_value & ~decoded_wr_biten[31:16]) | (decoded_wr_data[31:16] & decoded_wr_biten[31:16]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_ctrl_first_qpn_next = next_c;
+        field_combo_dcqcn_ctrl_first_qpn_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_ctrl_first_qpn_value <= 16'h0;
+        end else if(field_combo_dcqcn_ctrl_first_qpn_load_next) begin
+            field_storage_dcqcn_ctrl_first_qpn_value <= field_combo_dcqcn_ctrl_first_qpn_next;
+        end
+    end
+    assign hwif_out_dcqcn_ctrl_first_qpn = field_storage_dcqcn_ctrl_first_qpn_value;
+    always @(*) begin
+        logic [19:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_line_rate_mbps_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_line_rate && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_line_rate_mbps_value & ~decoded_wr_biten[19:0]) | (decoded_wr_data[19:0] & decoded_wr_biten[19:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_line_rate_mbps_next = next_c;
+        field_combo_dcqcn_line_rate_mbps_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_line_rate_mbps_value <= 20'h186a0;
+        end else if(field_combo_dcqcn_line_rate_mbps_load_next) begin
+            field_storage_dcqcn_line_rate_mbps_value <= field_combo_dcqcn_line_rate_mbps_next;
+        end
+    end
+    assign hwif_out_dcqcn_line_rate_mbps = field_storage_dcqcn_line_rate_mbps_value;
+    always @(*) begin
+        logic [19:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_min_rate_mbps_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_min_rate && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_min_rate_mbps_value & ~decoded_wr_biten[19:0]) | (decoded_wr_data[19:0] & decoded_wr_biten[19:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_min_rate_mbps_next = next_c;
+        field_combo_dcqcn_min_rate_mbps_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_min_rate_mbps_value <= 20'h1;
+        end else if(field_combo_dcqcn_min_rate_mbps_load_next) begin
+            field_storage_dcqcn_min_rate_mbps_value <= field_combo_dcqcn_min_rate_mbps_next;
+        end
+    end
+    assign hwif_out_dcqcn_min_rate_mbps = field_storage_dcqcn_min_rate_mbps_value;
+    always @(*) begin
+        logic [10:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_alpha_initial_value_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_alpha && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_alpha_initial_value_value & ~decoded_wr_biten[10:0]) | (decoded_wr_data[10:0] & decoded_wr_biten[10:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_alpha_initial_value_next = next_c;
+        field_combo_dcqcn_alpha_initial_value_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_alpha_initial_value_value <= 11'h400;
+        end else if(field_combo_dcqcn_alpha_initial_value_load_next) begin
+            field_storage_dcqcn_alpha_initial_value_value <= field_combo_dcqcn_alpha_initial_value_next;
+        end
+    end
+    assign hwif_out_dcqcn_alpha_initial_value = field_storage_dcqcn_alpha_initial_value_value;
+    always @(*) begin
+        logic [10:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_alpha_gain_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_alpha && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_alpha_gain_value & ~decoded_wr_biten[26:16]) | (decoded_wr_data[26:16] & decoded_wr_biten[26:16]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_alpha_gain_next = next_c;
+        field_combo_dcqcn_alpha_gain_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_alpha_gain_value <= 11'h4;
+        end else if(field_combo_dcqcn_alpha_gain_load_next) begin
+            field_storage_dcqcn_alpha_gain_value <= field_combo_dcqcn_alpha_gain_next;
+        end
+    end
+    assign hwif_out_dcqcn_alpha_gain = field_storage_dcqcn_alpha_gain_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_alpha_period_ns_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_alpha_period && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_alpha_period_ns_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_alpha_period_ns_next = next_c;
+        field_combo_dcqcn_alpha_period_ns_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_alpha_period_ns_value <= 32'hd6d8;
+        end else if(field_combo_dcqcn_alpha_period_ns_load_next) begin
+            field_storage_dcqcn_alpha_period_ns_value <= field_combo_dcqcn_alpha_period_ns_next;
+        end
+    end
+    assign hwif_out_dcqcn_alpha_period_ns = field_storage_dcqcn_alpha_period_ns_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_increase_period_ns_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_increase_period && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_increase_period_ns_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_increase_period_ns_next = next_c;
+        field_combo_dcqcn_increase_period_ns_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_increase_period_ns_value <= 32'hd6d8;
+        end else if(field_combo_dcqcn_increase_period_ns_load_next) begin
+            field_storage_dcqcn_increase_period_ns_value <= field_combo_dcqcn_increase_period_ns_next;
+        end
+    end
+    assign hwif_out_dcqcn_increase_period_ns = field_storage_dcqcn_increase_period_ns_value;
+    always @(*) begin
+        logic [31:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_byte_counter_bytes_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_byte_counter && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_byte_counter_bytes_value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_byte_counter_bytes_next = next_c;
+        field_combo_dcqcn_byte_counter_bytes_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_byte_counter_bytes_value <= 32'ha00000;
+        end else if(field_combo_dcqcn_byte_counter_bytes_load_next) begin
+            field_storage_dcqcn_byte_counter_bytes_value <= field_combo_dcqcn_byte_counter_bytes_next;
+        end
+    end
+    assign hwif_out_dcqcn_byte_counter_bytes = field_storage_dcqcn_byte_counter_bytes_value;
+    always @(*) begin
+        logic [7:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_fast_recovery_stages_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_fast_recovery && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_fast_recovery_stages_value & ~decoded_wr_biten[7:0]) | (decoded_wr_data[7:0] & decoded_wr_biten[7:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_fast_recovery_stages_next = next_c;
+        field_combo_dcqcn_fast_recovery_stages_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_fast_recovery_stages_value <= 8'h5;
+        end else if(field_combo_dcqcn_fast_recovery_stages_load_next) begin
+            field_storage_dcqcn_fast_recovery_stages_value <= field_combo_dcqcn_fast_recovery_stages_next;
+        end
+    end
+    assign hwif_out_dcqcn_fast_recovery_stages = field_storage_dcqcn_fast_recovery_stages_value;
+    always @(*) begin
+        logic [19:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_ai_rate_mbps_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_ai_rate && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_ai_rate_mbps_value & ~decoded_wr_biten[19:0]) | (decoded_wr_data[19:0] & decoded_wr_biten[19:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_ai_rate_mbps_next = next_c;
+        field_combo_dcqcn_ai_rate_mbps_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_ai_rate_mbps_value <= 20'h5;
+        end else if(field_combo_dcqcn_ai_rate_mbps_load_next) begin
+            field_storage_dcqcn_ai_rate_mbps_value <= field_combo_dcqcn_ai_rate_mbps_next;
+        end
+    end
+    assign hwif_out_dcqcn_ai_rate_mbps = field_storage_dcqcn_ai_rate_mbps_value;
+    always @(*) begin
+        logic [19:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_hai_rate_mbps_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_hai_rate && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_hai_rate_mbps_value & ~decoded_wr_biten[19:0]) | (decoded_wr_data[19:0] & decoded_wr_biten[19:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_hai_rate_mbps_next = next_c;
+        field_combo_dcqcn_hai_rate_mbps_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_hai_rate_mbps_value <= 20'h32;
+        end else if(field_combo_dcqcn_hai_rate_mbps_load_next) begin
+            field_storage_dcqcn_hai_rate_mbps_value <= field_combo_dcqcn_hai_rate_mbps_next;
+        end
+    end
+    assign hwif_out_dcqcn_hai_rate_mbps = field_storage_dcqcn_hai_rate_mbps_value;
+    always @(*) begin
+        logic [15:0] next_c;
+        logic load_next_c;
+        next_c = field_storage_dcqcn_observe_qpn_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_dcqcn_observe && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_dcqcn_observe_qpn_value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo_dcqcn_observe_qpn_next = next_c;
+        field_combo_dcqcn_observe_qpn_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_dcqcn_observe_qpn_value <= 16'h0;
+        end else if(field_combo_dcqcn_observe_qpn_load_next) begin
+            field_storage_dcqcn_observe_qpn_value <= field_combo_dcqcn_observe_qpn_next;
+        end
+    end
+    assign hwif_out_dcqcn_observe_qpn = field_storage_dcqcn_observe_qpn_value;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -2126,6 +2521,54 @@ always @(*) begin
         if(rd_mux_addr == 12'hc0) begin
             readback_data_var[15:0] = hwif_in_cq_producer_value;
         end
+        if(rd_mux_addr == 12'hc4) begin
+            readback_data_var[0] = field_storage_dcqcn_ctrl_enable_value;
+            readback_data_var[31:16] = field_storage_dcqcn_ctrl_first_qpn_value;
+        end
+        if(rd_mux_addr == 12'hc8) begin
+            readback_data_var[19:0] = field_storage_dcqcn_line_rate_mbps_value;
+        end
+        if(rd_mux_addr == 12'hcc) begin
+            readback_data_var[19:0] = field_storage_dcqcn_min_rate_mbps_value;
+        end
+        if(rd_mux_addr == 12'hd0) begin
+            readback_data_var[10:0] = field_storage_dcqcn_alpha_initial_value_value;
+            readback_data_var[26:16] = field_storage_dcqcn_alpha_gain_value;
+        end
+        if(rd_mux_addr == 12'hd4) begin
+            readback_data_var[31:0] = field_storage_dcqcn_alpha_period_ns_value;
+        end
+        if(rd_mux_addr == 12'hd8) begin
+            readback_data_var[31:0] = field_storage_dcqcn_increase_period_ns_value;
+        end
+        if(rd_mux_addr == 12'hdc) begin
+            readback_data_var[31:0] = field_storage_dcqcn_byte_counter_bytes_value;
+        end
+        if(rd_mux_addr == 12'he0) begin
+            readback_data_var[7:0] = field_storage_dcqcn_fast_recovery_stages_value;
+        end
+        if(rd_mux_addr == 12'he4) begin
+            readback_data_var[19:0] = field_storage_dcqcn_ai_rate_mbps_value;
+        end
+        if(rd_mux_addr == 12'he8) begin
+            readback_data_var[19:0] = field_storage_dcqcn_hai_rate_mbps_value;
+        end
+        if(rd_mux_addr == 12'hec) begin
+            readback_data_var[15:0] = field_storage_dcqcn_observe_qpn_value;
+        end
+        if(rd_mux_addr == 12'hf0) begin
+            readback_data_var[19:0] = hwif_in_dcqcn_rate_mbps;
+        end
+        if(rd_mux_addr == 12'hf4) begin
+            readback_data_var[19:0] = hwif_in_dcqcn_target_rate_mbps;
+        end
+        if(rd_mux_addr == 12'hf8) begin
+            readback_data_var[10:0] = hwif_in_dcqcn_state_alpha;
+            readback_data_var[17:16] = hwif_in_dcqcn_state_stage;
+        end
+        if(rd_mux_addr == 12'hfc) begin
+            readback_data_var[15:0] = hwif_in_caps2_rate_limited_qps;
+        end
         if(rd_mux_addr == 12'h100) begin
             readback_data_var[31:0] = hwif_in_rx_frames_value;
         end
@@ -2251,6 +2694,9 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h1a4) begin
             readback_data_var[31:0] = hwif_in_cnps_received_value;
+        end
+        if(rd_mux_addr == 12'h1a8) begin
+            readback_data_var[31:0] = hwif_in_rate_paced_cycles_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

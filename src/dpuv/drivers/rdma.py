@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from dpuv.drivers.rdma_host_interface import CODES, COMPLETION, RECEIVE_WQE, SEND_WQE
+from dpuv.models.dcqcn import DcqcnParameters, RateStage
 from dpuv.models.roce_qp import CompletionStatus, WorkOpcode, WorkRequest
 from dpuv.regs.access import BlockWindow
 from dpuv.regs.maps import rdma_engine
@@ -130,6 +131,57 @@ async def set_congestion(window: BlockWindow, *, ect: bool, notify: bool,
         if not 0 <= cnp_interval_cycles < 1 << 32:
             raise ValueError(f"CNP interval {cnp_interval_cycles} is not 32 bits")
         await window.write_register("CNP_INTERVAL", cnp_interval_cycles)
+
+
+# DCQCN_STATE.stage's codes, in the model's RateStage order (rtl/rdma/roce_dcqcn_stages.vh)
+DCQCN_STAGES = tuple(RateStage)
+# The registers' alpha fraction bits (DCQCN_ALPHA's fields are 11 bits: 0 to 1 in units of 2^-10)
+DCQCN_ALPHA_FRACTION_BITS = 10
+
+
+@dataclass(frozen=True)
+class DcqcnState:
+    """One reaction point as the DCQCN_* status registers show it."""
+    current_rate_mbps: int
+    target_rate_mbps: int
+    alpha: int
+    stage: RateStage
+
+
+async def set_dcqcn(window: BlockWindow, parameters: DcqcnParameters, *, first_qpn: int, enable: bool = True) -> None:
+    """The reaction points of QPs `first_qpn` on (CAPS2.rate_limited_qps of them) with
+    `parameters` (their NP interval aside), then enabled: disabled while the parameters change, so
+    each starts again at the line rate."""
+    if parameters.alpha_fraction_bits != DCQCN_ALPHA_FRACTION_BITS:
+        raise ValueError(f"the registers hold alpha in units of 2^-{DCQCN_ALPHA_FRACTION_BITS}")
+    if parameters.byte_counter_bytes < 4182:
+        raise ValueError("the byte counter must be at least one largest frame, 4 182 bytes")
+    if not 0 <= first_qpn <= 0xFFFF:
+        raise ValueError(f"first QP {first_qpn} is not 16 bits")
+    ctrl = BLOCK["DCQCN_CTRL"]
+    await window.write_register("DCQCN_CTRL", 0)
+    alpha = BLOCK["DCQCN_ALPHA"]
+    for name, value in (("DCQCN_LINE_RATE", parameters.line_rate_mbps), ("DCQCN_MIN_RATE", parameters.min_rate_mbps),
+                        ("DCQCN_ALPHA", alpha.field("gain").insert(alpha.field("initial_value").insert(
+                            0, parameters.initial_alpha), parameters.alpha_gain)),
+                        ("DCQCN_ALPHA_PERIOD", parameters.alpha_update_period_ns),
+                        ("DCQCN_INCREASE_PERIOD", parameters.rate_increase_period_ns),
+                        ("DCQCN_BYTE_COUNTER", parameters.byte_counter_bytes),
+                        ("DCQCN_FAST_RECOVERY", parameters.fast_recovery_stages),
+                        ("DCQCN_AI_RATE", parameters.additive_increase_mbps),
+                        ("DCQCN_HAI_RATE", parameters.hyper_increase_mbps)):
+        await window.write_register(name, value)
+    await window.write_register("DCQCN_CTRL", ctrl.field("first_qpn").insert(ctrl.field("enable").insert(0, int(enable)),
+                                                                            first_qpn))
+
+
+async def read_dcqcn(window: BlockWindow, qpn: int) -> DcqcnState:
+    """The reaction point of QP `qpn` (all zeros for a QP without one)."""
+    await window.write_register("DCQCN_OBSERVE", qpn)
+    state = BLOCK["DCQCN_STATE"]
+    value = await window.read_register("DCQCN_STATE")
+    return DcqcnState(await window.read_register("DCQCN_RATE"), await window.read_register("DCQCN_TARGET_RATE"),
+                      state.field("alpha").extract(value), DCQCN_STAGES[state.field("stage").extract(value)])
 
 
 async def offload_qps(window: BlockWindow, first_qpn: int, count: int) -> None:

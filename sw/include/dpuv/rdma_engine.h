@@ -330,6 +330,103 @@ extern "C" {
 #define RDMA_ENGINE__CQ_PRODUCER__VALUE_bp 0
 #define RDMA_ENGINE__CQ_PRODUCER__VALUE_bw 16
 
+// reg - rdma_engine::DCQCN_CTRL
+#define RDMA_ENGINE__DCQCN_CTRL__ENABLE_bm 0x1
+#define RDMA_ENGINE__DCQCN_CTRL__ENABLE_bp 0
+#define RDMA_ENGINE__DCQCN_CTRL__ENABLE_bw 1
+#define RDMA_ENGINE__DCQCN_CTRL__ENABLE_reset 0x0
+#define RDMA_ENGINE__DCQCN_CTRL__FIRST_QPN_bm 0xffff0000
+#define RDMA_ENGINE__DCQCN_CTRL__FIRST_QPN_bp 16
+#define RDMA_ENGINE__DCQCN_CTRL__FIRST_QPN_bw 16
+#define RDMA_ENGINE__DCQCN_CTRL__FIRST_QPN_reset 0x0
+
+// reg - rdma_engine::DCQCN_LINE_RATE
+#define RDMA_ENGINE__DCQCN_LINE_RATE__MBPS_bm 0xfffff
+#define RDMA_ENGINE__DCQCN_LINE_RATE__MBPS_bp 0
+#define RDMA_ENGINE__DCQCN_LINE_RATE__MBPS_bw 20
+#define RDMA_ENGINE__DCQCN_LINE_RATE__MBPS_reset 0x186a0
+
+// reg - rdma_engine::DCQCN_MIN_RATE
+#define RDMA_ENGINE__DCQCN_MIN_RATE__MBPS_bm 0xfffff
+#define RDMA_ENGINE__DCQCN_MIN_RATE__MBPS_bp 0
+#define RDMA_ENGINE__DCQCN_MIN_RATE__MBPS_bw 20
+#define RDMA_ENGINE__DCQCN_MIN_RATE__MBPS_reset 0x1
+
+// reg - rdma_engine::DCQCN_ALPHA
+#define RDMA_ENGINE__DCQCN_ALPHA__INITIAL_VALUE_bm 0x7ff
+#define RDMA_ENGINE__DCQCN_ALPHA__INITIAL_VALUE_bp 0
+#define RDMA_ENGINE__DCQCN_ALPHA__INITIAL_VALUE_bw 11
+#define RDMA_ENGINE__DCQCN_ALPHA__INITIAL_VALUE_reset 0x400
+#define RDMA_ENGINE__DCQCN_ALPHA__GAIN_bm 0x7ff0000
+#define RDMA_ENGINE__DCQCN_ALPHA__GAIN_bp 16
+#define RDMA_ENGINE__DCQCN_ALPHA__GAIN_bw 11
+#define RDMA_ENGINE__DCQCN_ALPHA__GAIN_reset 0x4
+
+// reg - rdma_engine::DCQCN_ALPHA_PERIOD
+#define RDMA_ENGINE__DCQCN_ALPHA_PERIOD__NS_bm 0xffffffff
+#define RDMA_ENGINE__DCQCN_ALPHA_PERIOD__NS_bp 0
+#define RDMA_ENGINE__DCQCN_ALPHA_PERIOD__NS_bw 32
+#define RDMA_ENGINE__DCQCN_ALPHA_PERIOD__NS_reset 0xd6d8
+
+// reg - rdma_engine::DCQCN_INCREASE_PERIOD
+#define RDMA_ENGINE__DCQCN_INCREASE_PERIOD__NS_bm 0xffffffff
+#define RDMA_ENGINE__DCQCN_INCREASE_PERIOD__NS_bp 0
+#define RDMA_ENGINE__DCQCN_INCREASE_PERIOD__NS_bw 32
+#define RDMA_ENGINE__DCQCN_INCREASE_PERIOD__NS_reset 0xd6d8
+
+// reg - rdma_engine::DCQCN_BYTE_COUNTER
+#define RDMA_ENGINE__DCQCN_BYTE_COUNTER__BYTES_bm 0xffffffff
+#define RDMA_ENGINE__DCQCN_BYTE_COUNTER__BYTES_bp 0
+#define RDMA_ENGINE__DCQCN_BYTE_COUNTER__BYTES_bw 32
+#define RDMA_ENGINE__DCQCN_BYTE_COUNTER__BYTES_reset 0xa00000
+
+// reg - rdma_engine::DCQCN_FAST_RECOVERY
+#define RDMA_ENGINE__DCQCN_FAST_RECOVERY__STAGES_bm 0xff
+#define RDMA_ENGINE__DCQCN_FAST_RECOVERY__STAGES_bp 0
+#define RDMA_ENGINE__DCQCN_FAST_RECOVERY__STAGES_bw 8
+#define RDMA_ENGINE__DCQCN_FAST_RECOVERY__STAGES_reset 0x5
+
+// reg - rdma_engine::DCQCN_AI_RATE
+#define RDMA_ENGINE__DCQCN_AI_RATE__MBPS_bm 0xfffff
+#define RDMA_ENGINE__DCQCN_AI_RATE__MBPS_bp 0
+#define RDMA_ENGINE__DCQCN_AI_RATE__MBPS_bw 20
+#define RDMA_ENGINE__DCQCN_AI_RATE__MBPS_reset 0x5
+
+// reg - rdma_engine::DCQCN_HAI_RATE
+#define RDMA_ENGINE__DCQCN_HAI_RATE__MBPS_bm 0xfffff
+#define RDMA_ENGINE__DCQCN_HAI_RATE__MBPS_bp 0
+#define RDMA_ENGINE__DCQCN_HAI_RATE__MBPS_bw 20
+#define RDMA_ENGINE__DCQCN_HAI_RATE__MBPS_reset 0x32
+
+// reg - rdma_engine::DCQCN_OBSERVE
+#define RDMA_ENGINE__DCQCN_OBSERVE__QPN_bm 0xffff
+#define RDMA_ENGINE__DCQCN_OBSERVE__QPN_bp 0
+#define RDMA_ENGINE__DCQCN_OBSERVE__QPN_bw 16
+#define RDMA_ENGINE__DCQCN_OBSERVE__QPN_reset 0x0
+
+// reg - rdma_engine::DCQCN_RATE
+#define RDMA_ENGINE__DCQCN_RATE__MBPS_bm 0xfffff
+#define RDMA_ENGINE__DCQCN_RATE__MBPS_bp 0
+#define RDMA_ENGINE__DCQCN_RATE__MBPS_bw 20
+
+// reg - rdma_engine::DCQCN_TARGET_RATE
+#define RDMA_ENGINE__DCQCN_TARGET_RATE__MBPS_bm 0xfffff
+#define RDMA_ENGINE__DCQCN_TARGET_RATE__MBPS_bp 0
+#define RDMA_ENGINE__DCQCN_TARGET_RATE__MBPS_bw 20
+
+// reg - rdma_engine::DCQCN_STATE
+#define RDMA_ENGINE__DCQCN_STATE__ALPHA_bm 0x7ff
+#define RDMA_ENGINE__DCQCN_STATE__ALPHA_bp 0
+#define RDMA_ENGINE__DCQCN_STATE__ALPHA_bw 11
+#define RDMA_ENGINE__DCQCN_STATE__STAGE_bm 0x30000
+#define RDMA_ENGINE__DCQCN_STATE__STAGE_bp 16
+#define RDMA_ENGINE__DCQCN_STATE__STAGE_bw 2
+
+// reg - rdma_engine::CAPS2
+#define RDMA_ENGINE__CAPS2__RATE_LIMITED_QPS_bm 0xffff
+#define RDMA_ENGINE__CAPS2__RATE_LIMITED_QPS_bp 0
+#define RDMA_ENGINE__CAPS2__RATE_LIMITED_QPS_bw 16
+
 // reg - rdma_counter_reg_desc_76f42022
 #define RDMA_COUNTER_REG_DESC_76F42022__VALUE_bm 0xffffffff
 #define RDMA_COUNTER_REG_DESC_76F42022__VALUE_bp 0
@@ -540,6 +637,11 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_D4C72623__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_D4C72623__VALUE_bw 32
 
+// reg - rdma_counter_reg_desc_f6fc7893
+#define RDMA_COUNTER_REG_DESC_F6FC7893__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_F6FC7893__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_F6FC7893__VALUE_bw 32
+
 // addrmap - rdma_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -588,7 +690,21 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t CQ_CONFIG;
     uint32_t CQ_CONSUMER;
     uint32_t CQ_PRODUCER;
-    uint8_t RESERVED_c4_ff[0x3c];
+    uint32_t DCQCN_CTRL;
+    uint32_t DCQCN_LINE_RATE;
+    uint32_t DCQCN_MIN_RATE;
+    uint32_t DCQCN_ALPHA;
+    uint32_t DCQCN_ALPHA_PERIOD;
+    uint32_t DCQCN_INCREASE_PERIOD;
+    uint32_t DCQCN_BYTE_COUNTER;
+    uint32_t DCQCN_FAST_RECOVERY;
+    uint32_t DCQCN_AI_RATE;
+    uint32_t DCQCN_HAI_RATE;
+    uint32_t DCQCN_OBSERVE;
+    uint32_t DCQCN_RATE;
+    uint32_t DCQCN_TARGET_RATE;
+    uint32_t DCQCN_STATE;
+    uint32_t CAPS2;
     uint32_t RX_FRAMES;
     uint32_t RX_BYTES;
     uint32_t RX_FRAMES_GOOD;
@@ -631,10 +747,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t CE_MARKED_RECEIVED;
     uint32_t CNPS_SENT;
     uint32_t CNPS_RECEIVED;
+    uint32_t RATE_PACED_CYCLES;
 } rdma_engine_t;
 
 
-static_assert(sizeof(rdma_engine_t) == 0x1a8, "Packing error");
+static_assert(sizeof(rdma_engine_t) == 0x1ac, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -322,6 +322,114 @@ REGISTERS = (
         '',
     ),
     Register(
+        'DCQCN_CTRL', 0x00c4, 32,
+        (
+            Field('enable', 0, 1, 'rw', 0x0),
+            Field('first_qpn', 16, 16, 'rw', 0x0),
+        ),
+        'QPs first_qpn to first_qpn + CAPS2.rate_limited_qps - 1 each have a DCQCN reaction point (docs/rdma.md, Rate control): a CNP for one cuts its rate, its timers and bytes raise it again, and its request packets are paced to it. Set the DCQCN_* parameters first, then enable; each reaction point starts again at the line rate when disabled or when its QP is committed.',
+    ),
+    Register(
+        'DCQCN_LINE_RATE', 0x00c8, 32,
+        (
+            Field('mbps', 0, 20, 'rw', 0x186a0),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_MIN_RATE', 0x00cc, 32,
+        (
+            Field('mbps', 0, 20, 'rw', 0x1),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_ALPHA', 0x00d0, 32,
+        (
+            Field('initial_value', 0, 11, 'rw', 0x400),
+            Field('gain', 16, 11, 'rw', 0x4),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_ALPHA_PERIOD', 0x00d4, 32,
+        (
+            Field('ns', 0, 32, 'rw', 0xd6d8),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_INCREASE_PERIOD', 0x00d8, 32,
+        (
+            Field('ns', 0, 32, 'rw', 0xd6d8),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_BYTE_COUNTER', 0x00dc, 32,
+        (
+            Field('bytes', 0, 32, 'rw', 0xa00000),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_FAST_RECOVERY', 0x00e0, 32,
+        (
+            Field('stages', 0, 8, 'rw', 0x5),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_AI_RATE', 0x00e4, 32,
+        (
+            Field('mbps', 0, 20, 'rw', 0x5),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_HAI_RATE', 0x00e8, 32,
+        (
+            Field('mbps', 0, 20, 'rw', 0x32),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_OBSERVE', 0x00ec, 32,
+        (
+            Field('qpn', 0, 16, 'rw', 0x0),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_RATE', 0x00f0, 32,
+        (
+            Field('mbps', 0, 20, 'r', None),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_TARGET_RATE', 0x00f4, 32,
+        (
+            Field('mbps', 0, 20, 'r', None),
+        ),
+        '',
+    ),
+    Register(
+        'DCQCN_STATE', 0x00f8, 32,
+        (
+            Field('alpha', 0, 11, 'r', None),
+            Field('stage', 16, 2, 'r', None),
+        ),
+        '',
+    ),
+    Register(
+        'CAPS2', 0x00fc, 32,
+        (
+            Field('rate_limited_qps', 0, 16, 'r', None),
+        ),
+        '',
+    ),
+    Register(
         'RX_FRAMES', 0x0100, 32,
         (
             Field('value', 0, 32, 'r', None),
@@ -615,6 +723,13 @@ REGISTERS = (
         ),
         "CNPs accepted (for LOCAL_IP and a partition of the engine's); they change no QP's transport state.",
     ),
+    Register(
+        'RATE_PACED_CYCLES', 0x01a8, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        "Cycles a request packet waited for its QP's DCQCN rate.",
+    ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020002, 0x1a8, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020002, 0x1ac, REGISTERS)
