@@ -26,8 +26,7 @@ from dpuv.tb.testbench import CLOCK_PERIOD_NS, test_rng
 
 from rdma_engine_bench import (ACK_TIMEOUT_CODE, DUT, DUT_QPN, PEER, PEER_QPN, PMTU, REGION_BASE, REGION_BYTES, RKEY,
                                RQ_BASE, RQ_LOG_SIZE, TB)
-from test_rdma_requester import (LOCAL_BASE, PEER_BASE, PEER_RKEY, Requester, check_exactly_once,
-                                 exchange_on)
+from requester_bench import LOCAL_BASE, PEER_BASE, PEER_RKEY, Requester, check_exactly_once, exchange_on
 
 # The least interval between two CNPs to one QP in these tests: 4 us at 250 MHz
 INTERVAL_CYCLES = 1000
