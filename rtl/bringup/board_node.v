@@ -27,6 +27,9 @@ module board_node #(
     // The RDMA engine's ACK-timeout and RNR-timer units in cycles
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     parameter RNR_UNIT_CYCLES = 2500,
+    // The RDMA engine's QPs with a DCQCN reaction point (0: none), and the clock period in ps their timers count
+    parameter RATE_LIMITED_QPS = 4,
+    parameter CLOCK_PERIOD_PS = 4000,
     // Where the node's registers sit on the bus the chain is walked on, and the block after its last
     parameter [31:0] CHAIN_BASE = 32'd0,
     parameter [31:0] CHAIN_NEXT = 32'd0,
@@ -206,8 +209,8 @@ axil_to_axi #(
 dpu_node #(
     .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES), .MR_COUNT(MR_COUNT),
     .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES), .GIT_HASH(GIT_HASH),
-    .SIMULATION(SIMULATION), .COLLECTIVE(COLLECTIVE),
-    .CHAIN_BASE(CHAIN_BASE), .CHAIN_NEXT(CHAIN_NEXT)
+    .SIMULATION(SIMULATION), .COLLECTIVE(COLLECTIVE), .RATE_LIMITED_QPS(RATE_LIMITED_QPS),
+    .CLOCK_PERIOD_PS(CLOCK_PERIOD_PS), .CHAIN_BASE(CHAIN_BASE), .CHAIN_NEXT(CHAIN_NEXT)
 ) node_inst (
     .clk(clk), .rst(rst),
     .s_axil_awaddr({1'b0, window_awaddr[0 +: WINDOW_BITS]}), .s_axil_awprot(window_awprot[0 +: 3]), .s_axil_awvalid(window_awvalid[0]),

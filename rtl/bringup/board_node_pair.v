@@ -31,6 +31,10 @@ module board_node_pair #(
     parameter MR_COUNT = 4,
     // 1: each node also has its collective engine (a two-node cluster); 0: the RDMA engines alone
     parameter COLLECTIVE = 0,
+    // DCQCN reaction points per RDMA engine: none. The board's scenarios run one at a time over
+    // its UART and never congest the cable between the two nodes, and each reaction point is two
+    // multipliers and some 300 flip-flops the ECP5 build has no room for
+    parameter RATE_LIMITED_QPS = 0,
     // The ACK-timeout and RNR-timer units of the RDMA engines in cycles
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     parameter RNR_UNIT_CYCLES = 2500,
@@ -107,7 +111,7 @@ generate
 for (node = 0; node < 2; node = node + 1) begin : nodes
     board_node #(
         .DATA_WIDTH(DATA_WIDTH), .MEMORY_BYTES(MEMORY_BYTES), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES),
-        .MR_COUNT(MR_COUNT), .COLLECTIVE(COLLECTIVE),
+        .MR_COUNT(MR_COUNT), .COLLECTIVE(COLLECTIVE), .RATE_LIMITED_QPS(RATE_LIMITED_QPS),
         .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES),
         .CHAIN_BASE(BASE_ADDRESS + node * NODE_STRIDE),
         .CHAIN_NEXT(node == 0 ? BASE_ADDRESS + NODE_STRIDE : 32'd0),

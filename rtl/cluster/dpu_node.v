@@ -28,6 +28,9 @@ module dpu_node #(
     // The RDMA engine's ACK-timeout and RNR-timer units in cycles
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     parameter RNR_UNIT_CYCLES = 2500,
+    // The clock period in ps (the DCQCN timers), and the RDMA engine's QPs with a DCQCN reaction point
+    parameter CLOCK_PERIOD_PS = 4000,
+    parameter RATE_LIMITED_QPS = 4,
     // First 32 bits of the git commit, stamped by the build
     parameter [31:0] GIT_HASH = 32'd0,
     // 1 in a simulation build, 0 in a board build
@@ -417,6 +420,7 @@ wire [7:0]  offloaded_completion_opcode, offloaded_completion_status;
 rdma_engine #(
     .DATA_WIDTH(DATA_WIDTH), .QP_COUNT(QP_COUNT), .RX_BUFFER_BYTES(RX_BUFFER_BYTES), .MR_COUNT(MR_COUNT),
     .TIMEOUT_UNIT_CYCLES(TIMEOUT_UNIT_CYCLES), .RNR_UNIT_CYCLES(RNR_UNIT_CYCLES),
+    .CLOCK_PERIOD_PS(CLOCK_PERIOD_PS), .RATE_LIMITED_QPS(RATE_LIMITED_QPS),
     .NEXT_BLOCK_ADDRESS(COLLECTIVE ? CHAIN_BASE + COLLECTIVE_ADDRESS : CHAIN_NEXT)
 ) rdma_inst (
     .clk(clk), .rst(rst),

@@ -80,7 +80,10 @@ module roce_rate_control #(
 
 `include "roce_dcqcn_stages.vh"
 
-localparam SLOTS = LIMITED_QPS > 0 ? LIMITED_QPS : 1;
+// With no reaction points one slot is still built (its outputs unread) so that the vectors and
+// compares below keep a nonzero size; HAS_SLOTS keeps every QP out of it
+localparam HAS_SLOTS = LIMITED_QPS > 0;
+localparam SLOTS = HAS_SLOTS ? LIMITED_QPS : 1;
 localparam SLOT_WIDTH = SLOTS > 1 ? $clog2(SLOTS) : 1;
 localparam BYTE_COST = 8000000 / CLOCK_PERIOD_PS;
 // The largest frame: 4 096 bytes of payload behind 42 + 40 bytes of headers, and the ICRC
@@ -129,9 +132,9 @@ wire [15:0] header_slot = distance({{(24-$clog2(QP_COUNT)){1'b0}}, s_hdr_qpn}, f
 wire [15:0] cnp_slot = distance(cnp_qpn, first_qpn);
 wire [15:0] config_slot = distance({{(24-$clog2(QP_COUNT)){1'b0}}, cfg_qp_index}, first_qpn);
 wire [15:0] observe_distance = distance({8'd0, observe_qpn}, first_qpn);
-wire limited_header = LIMITED_QPS > 0 && header_slot < LIMITED_QPS;
+wire limited_header = HAS_SLOTS && header_slot < SLOTS;
 wire header_taken = s_hdr_valid && s_hdr_ready;
-wire cnp_for_limited = enable && cnp_valid && cnp_slot < LIMITED_QPS;
+wire cnp_for_limited = HAS_SLOTS && enable && cnp_valid && cnp_slot < SLOTS;
 
 wire [SLOTS-1:0]            may_send;
 wire [SLOTS*RATE_WIDTH-1:0] current_rates, target_rates;
@@ -188,7 +191,7 @@ assign m_hdr_valid = s_hdr_valid && go;
 assign s_hdr_ready = m_hdr_ready && go;
 assign event_paced = s_hdr_valid && !go;
 
-wire observed = LIMITED_QPS > 0 && observe_distance < LIMITED_QPS;
+wire observed = HAS_SLOTS && observe_distance < SLOTS;
 wire [SLOT_WIDTH-1:0] observe_slot = observe_distance[SLOT_WIDTH-1:0];
 assign observe_current_rate_mbps = observed ? current_rates[observe_slot*RATE_WIDTH +: RATE_WIDTH] : {RATE_WIDTH{1'b0}};
 assign observe_target_rate_mbps = observed ? target_rates[observe_slot*RATE_WIDTH +: RATE_WIDTH] : {RATE_WIDTH{1'b0}};
