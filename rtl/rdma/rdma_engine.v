@@ -21,7 +21,7 @@ module rdma_engine #(
     // Width of the MAC streams and the memory bus in bits (64 to 512, a power of two)
     parameter DATA_WIDTH = 64,
     // Queue pairs in the context RAM (a power of two)
-    parameter QP_COUNT = 256,
+    parameter QP_COUNT = 1024,
     // Registered memory regions (a power of two)
     parameter MR_COUNT = 16,
     // Receive buffer for payloads in bytes (a power of two, at least one 4 KiB packet): bursts a

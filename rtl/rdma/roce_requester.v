@@ -35,7 +35,7 @@
 //   RNR_RETRY_EXC_ERR and the rest are flushed.
 //
 // One FSM owns the per-QP state RAM and does one thing at a time: a response, a QP with work
-// to send, or one step of the timer sweep over the QPs, taken in turn.
+// to send, or a visit to the next QP with a timer armed (roce_timer_scan), taken in turn.
 module roce_requester #(
     // Queue pairs in the context RAM (a power of two)
     parameter QP_COUNT = 256,
@@ -316,7 +316,6 @@ reg        cancelled;          // the host set the QP up again while the FSM wor
 reg        requeue;            // put the QP back in the ready queue at write-back
 reg        write_back;
 reg [QP_INDEX_WIDTH-1:0] qp;
-reg [QP_INDEX_WIDTH-1:0] sweep_index;
 
 // The response being handled
 reg [7:0]  response_opcode;
@@ -330,13 +329,19 @@ reg        retire_blocked_by_read;
 // The response acknowledged at least one PSN
 reg        progressed;
 
+// The next QP with its ACK timer or RNR wait armed, as each write-back leaves it
+wire                      timer_found;
+wire [QP_INDEX_WIDTH-1:0] timer_qp;
+wire                      timer_take = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_TIMER && timer_found;
+
+
 // The QP the FSM takes up next is read as it leaves S_IDLE: a response's, the next QP with work,
-// or the timer sweep's, by whose turn it is
+// or the next with a timer armed, by whose turn it is
 wire context_read_request = state == S_IDLE && !clearing && !cfg_qp_write
                          && ((turn == JOB_RESPONSE && s_hdr_valid) || (turn == JOB_SEND && !ready_empty && !m_job_valid)
-                             || turn == JOB_TIMER);
+                             || timer_take);
 wire [QP_INDEX_WIDTH-1:0] context_read_index = turn == JOB_RESPONSE ? s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]
-                                             : turn == JOB_SEND ? ready_head : sweep_index;
+                                             : turn == JOB_SEND ? ready_head : timer_qp;
 
 roce_qp_context #(
     .QP_COUNT(QP_COUNT),
@@ -478,6 +483,17 @@ assign state_write_data = {qp_error, producer_index, next_wqe, oldest_wqe, next_
                            resume_psn, sent_end_psn, retries_left, retrying, retried_psn, timer_armed, deadline,
                            head_valid, head_opcode, head_wr_id, head_local_address, head_length, refused,
                            refused_index, rnr_retries_left, rnr_waiting};
+
+roce_timer_scan #(
+    .QP_COUNT(QP_COUNT)
+) timer_scan_inst (
+    .clk(clk), .rst(rst),
+    // A QP set up again starts with no timer
+    .mark_valid(state_write || cfg_qp_write),
+    .mark_index(cfg_qp_write ? cfg_qp_index : state_write_index),
+    .mark_armed(!cfg_qp_write && (timer_armed || rnr_waiting)),
+    .found_valid(timer_found), .found_index(timer_qp), .take(timer_take)
+);
 // Only a QP with posted WQEs not yet sent goes back in the queue
 assign requeue_request = state == S_WRITEBACK && requeue && !cancelled && !qp_error && next_wqe != producer_index;
 assign requeue_index = qp;
@@ -567,10 +583,9 @@ always @(posedge clk) begin
                     qp <= ready_head;
                     doorbell_read <= qp_doorbell[ready_head];
                     state <= S_LOAD;
-                end else if (turn == JOB_TIMER) begin
-                    qp <= sweep_index;
-                    sweep_index <= sweep_index + 1'b1;
-                    doorbell_read <= qp_doorbell[sweep_index];
+                end else if (timer_take) begin
+                    qp <= timer_qp;
+                    doorbell_read <= qp_doorbell[timer_qp];
                     state <= S_LOAD;
                 end
             end
@@ -906,7 +921,6 @@ always @(posedge clk) begin
     if (rst) begin
         state <= S_IDLE;
         turn <= JOB_SEND;
-        sweep_index <= {QP_INDEX_WIDTH{1'b0}};
         m_wqe_cmd_valid <= 1'b0;
         m_write_cmd_valid <= 1'b0;
         m_job_valid <= 1'b0;

@@ -8,7 +8,7 @@
 
 module rdma_engine_pair #(
     parameter DATA_WIDTH = 64,
-    parameter QP_COUNT = 256,
+    parameter QP_COUNT = 1024,
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     parameter RNR_UNIT_CYCLES = 2500
 ) (

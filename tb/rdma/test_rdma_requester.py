@@ -15,12 +15,12 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, NAK_PSN_SEQUENCE_ERROR, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint,
                                      Opcode, RocePacket, build_frame)
-from dpuv.models.roce_qp import CompletionStatus, WorkRequest, local_ack_timeout_ns
+from dpuv.models.roce_qp import RNR_TIMER_NS, CompletionStatus, WorkRequest, local_ack_timeout_ns
 from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
 from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import WcOpcode, WcStatus
-from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, CycleCounter, HandshakeMonitor, pulse_reset, test_rng
 from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, EnginePorts, RegisterHammer
 from requester_bench import (CQ_BASE, LOCAL_BASE, LOCAL_BYTES, PEER_BASE, PEER_BYTES, PEER_RKEY, READ_SOURCE, SQ_BASE,
                              SQ_LOG_SIZE, TIMEOUT_CODE, Requester, check_exactly_once, exchange, exchange_on,
@@ -518,8 +518,19 @@ async def an_rnr_nak_is_waited_out_then_the_send_goes_through(dut):
     events = await requester.tb.read_events()
     rnr_naks = requester.peer.counters.naks_sent[0x21]
     assert events["rnr_naks_received"] >= 2 and await requester.host.poll() == [], events
-    # The engine waited each time: at most one RNR round per 2500 cycles (plus the first)
+    # The engine waited each time, and no longer than it must: each resend of the first SEND leaves
+    # the RNR timer's wait after the last, plus the NAK's round trip over the wire and the bench's
+    # steps (a timer looked at late, as by a sweep over every QP, stretches the gap)
     assert rnr_naks <= 2000 * LOOP_CYCLES // 2500 + 1, rnr_naks
+    wait_ns = RNR_TIMER_NS[requester.peer.config.min_rnr_timer]
+    # two wire latencies, six bench steps (each hop waits for one) and 40 cycles of the engine's
+    # own (taking the NAK in, the WQE and payload read out again): 944 ns
+    round_trip_ns = 2 * 200 + 6 * LOOP_CYCLES * CLOCK_PERIOD_NS + 40 * CLOCK_PERIOD_NS
+    first = [when for when, packet in requester.tb.sent_times if packet.info.is_request
+             and packet.bth.psn == requester.first_psn]
+    gaps = [later - earlier for earlier, later in zip(first, first[1:])]
+    assert len(gaps) >= 2 and all(wait_ns <= gap <= wait_ns + round_trip_ns for gap in gaps), \
+        f"the first SEND left at {first} ns: gaps {gaps}, the RNR wait is {wait_ns} ns"
     for request, _ in work:
         requester.peer.post_recv(request.wr_id, 1024)
     await requester.run([], expect=2)
