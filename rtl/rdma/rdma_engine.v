@@ -222,7 +222,7 @@ rdma_engine_csr csr_inst (
     .hwif_out_offload_qps_first_qpn(offload_first_qpn), .hwif_out_offload_qps_count(offload_qp_count),
     .hwif_out_congestion_ect(send_ect), .hwif_out_congestion_notify(cnp_notify),
     .hwif_out_congestion_cnp_dscp(cnp_dscp), .hwif_out_cnp_interval_cycles(cnp_interval_cycles),
-    .hwif_in_status_qp_ready(qp_contexts_ready),
+    .hwif_in_status_qp_ready(qp_contexts_ready), .hwif_in_status_qp_refused(qp_commit_refused),
     .hwif_out_qp_index_value(qp_index), .hwif_out_qp_remote_qpn_value(qp_remote_qpn),
     .hwif_out_qp_remote_mac_low_value(qp_remote_mac_low), .hwif_out_qp_remote_mac_high_value(qp_remote_mac_high),
     .hwif_out_qp_remote_ip_value(qp_remote_ip), .hwif_out_qp_udp_source_port_value(qp_udp_source_port),
@@ -295,7 +295,19 @@ wire [QP_INDEX_WIDTH-1:0] qp_index_in_range = qp_index[QP_INDEX_WIDTH-1:0];
 wire [$clog2(MR_COUNT)-1:0] mr_index_in_range = mr_index[$clog2(MR_COUNT)-1:0];
 wire notifier_qp_ready;
 wire qp_contexts_ready = responder_qp_ready && requester_qp_ready && notifier_qp_ready;
-wire cfg_qp_write = qp_commit && qp_contexts_ready && qp_index_exists;
+// A path MTU is 256 << code bytes for codes 0 to 4 (IBA 256 to 4096); 5 to 7 name none, and a QP
+// set up with one would have every packet it sends or receives dropped as over its PMTU
+wire qp_pmtu_legal = qp_pmtu_code <= 3'd4;
+wire cfg_qp_write = qp_commit && qp_contexts_ready && qp_index_exists && qp_pmtu_legal;
+reg  qp_commit_refused;
+always @(posedge clk) begin
+    if (qp_commit) begin
+        qp_commit_refused <= !cfg_qp_write;
+    end
+    if (rst) begin
+        qp_commit_refused <= 1'b0;
+    end
+end
 wire cfg_mr_write = mr_commit && mr_index_exists;
 
 // The doorbells' fields hold the written value from the cycle after the write strobe
@@ -751,29 +763,29 @@ wire [7:0] transport_tos = {6'd0, send_ect, 1'b0};
 // A waiting CNP goes before the responder's next frame (it takes two beats at 512 bits, and the
 // sooner its QP's sender slows down, the shorter the queue that marked it); the responder's
 // header waits meanwhile. A CNP has no payload, so the builder never reads the responder's
-wire        cnp_chosen = cnp_valid;
+// payload stream for it.
 wire        responder_builder_hdr_valid = cnp_valid || responder_hdr_valid;
 wire        responder_builder_hdr_ready;
 assign      cnp_ready = responder_builder_hdr_ready;
-assign      responder_hdr_ready = responder_builder_hdr_ready && !cnp_chosen;
+assign      responder_hdr_ready = responder_builder_hdr_ready && !cnp_valid;
 
 roce_tx_builder #(
     .DATA_WIDTH(DATA_WIDTH)
 ) responder_builder_inst (
     .clk(clk), .rst(rst),
     .s_hdr_valid(responder_builder_hdr_valid), .s_hdr_ready(responder_builder_hdr_ready),
-    .s_hdr_eth_dest_mac(cnp_chosen ? cnp_eth_dest_mac : responder_hdr_eth_dest_mac),
-    .s_hdr_eth_src_mac(cnp_chosen ? local_mac : responder_hdr_eth_src_mac),
-    .s_hdr_ip_source(cnp_chosen ? local_ip : responder_hdr_ip_source),
-    .s_hdr_ip_dest(cnp_chosen ? cnp_ip_dest : responder_hdr_ip_dest),
-    .s_hdr_ip_tos(cnp_chosen ? {cnp_dscp, 2'b00} : transport_tos),
-    .s_hdr_ip_ttl(8'd64), .s_hdr_udp_source_port(cnp_chosen ? cnp_udp_source_port : responder_hdr_udp_source_port),
-    .s_hdr_bth_opcode(cnp_chosen ? `ROCE_OP_CNP : responder_hdr_opcode), .s_hdr_bth_solicited(1'b0),
-    .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(send_pkey), .s_hdr_bth_becn(cnp_chosen),
-    .s_hdr_bth_dest_qp(cnp_chosen ? cnp_dest_qp : responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
-    .s_hdr_bth_psn(cnp_chosen ? 24'd0 : responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0),
+    .s_hdr_eth_dest_mac(cnp_valid ? cnp_eth_dest_mac : responder_hdr_eth_dest_mac),
+    .s_hdr_eth_src_mac(cnp_valid ? local_mac : responder_hdr_eth_src_mac),
+    .s_hdr_ip_source(cnp_valid ? local_ip : responder_hdr_ip_source),
+    .s_hdr_ip_dest(cnp_valid ? cnp_ip_dest : responder_hdr_ip_dest),
+    .s_hdr_ip_tos(cnp_valid ? {cnp_dscp, 2'b00} : transport_tos),
+    .s_hdr_ip_ttl(8'd64), .s_hdr_udp_source_port(cnp_valid ? cnp_udp_source_port : responder_hdr_udp_source_port),
+    .s_hdr_bth_opcode(cnp_valid ? `ROCE_OP_CNP : responder_hdr_opcode), .s_hdr_bth_solicited(1'b0),
+    .s_hdr_bth_migreq(1'b0), .s_hdr_bth_pkey(send_pkey), .s_hdr_bth_becn(cnp_valid),
+    .s_hdr_bth_dest_qp(cnp_valid ? cnp_dest_qp : responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
+    .s_hdr_bth_psn(cnp_valid ? 24'd0 : responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0),
     .s_hdr_reth_length(32'd0), .s_hdr_aeth_syndrome(responder_hdr_syndrome), .s_hdr_aeth_msn(responder_hdr_msn),
-    .s_hdr_immdt(32'd0), .s_hdr_payload_bytes(cnp_chosen ? 13'd0 : responder_hdr_payload_bytes),
+    .s_hdr_immdt(32'd0), .s_hdr_payload_bytes(cnp_valid ? 13'd0 : responder_hdr_payload_bytes),
     .s_axis_payload_tdata(dma_read_tdata[0*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[0]),
     .s_axis_payload_tready(dma_read_tready[0]), .s_axis_payload_tlast(dma_read_tlast[0]),
@@ -920,7 +932,7 @@ roce_ack_latency #(
     .taken_is_request(request_hdr_valid),
     // CNPs share the responder's builder: each keeps the queue of responses in step, none is timed
     .response_taken(responder_builder_hdr_valid && responder_builder_hdr_ready),
-    .response_is_ack(!cnp_chosen && responder_hdr_opcode == `ROCE_OP_ACKNOWLEDGE
+    .response_is_ack(!cnp_valid && responder_hdr_opcode == `ROCE_OP_ACKNOWLEDGE
                      && responder_hdr_syndrome[6:5] == `ROCE_AETH_CLASS_ACK),
     .frame_started(tx_frame_started && !tx_source),
     .latency_min(ack_latency_min),

@@ -51,19 +51,17 @@ wire [WORD-1:0]        word = armed[word_start +: WORD];
 // The armed QPs of the cursor's word at or after the cursor
 wire [WORD-1:0]        ahead = word & ({WORD{1'b1}} << cursor_bit);
 
-reg                 ahead_any;
-reg [INDEX_WIDTH-1:0] ahead_first;  // within the word, as a QP index
-integer b;
-always @* begin
-    ahead_any = 1'b0;
-    ahead_first = {INDEX_WIDTH{1'b0}};
-    for (b = WORD - 1; b >= 0; b = b - 1) begin
-        if (ahead[b]) begin
-            ahead_any = 1'b1;
-            ahead_first = b[INDEX_WIDTH-1:0];
-        end
-    end
-end
+wire                   ahead_any;
+wire [INDEX_WIDTH-1:0] ahead_first;  // within the word, as a QP index
+
+lowest_set_bit #(
+    .WIDTH(WORD),
+    .INDEX_WIDTH(INDEX_WIDTH)
+) first_ahead_inst (
+    .bits(ahead),
+    .found(ahead_any),
+    .index(ahead_first)
+);
 
 always @(posedge clk) begin
     if (mark_valid) begin

@@ -203,6 +203,53 @@ async def unknown_qps_are_dropped_and_counted(dut):
     assert tb.events["unknown_qp_drops"] >= 1 and tb.events["acks_sent"] == 0, tb.events
 
 
+@cocotb.test(timeout_time=100, timeout_unit="us")
+async def a_qp_commit_past_the_qps_or_with_no_path_mtu_is_refused(dut):
+    """QP_TRANSPORT.pmtu_code 5, 6 and 7 name no path MTU, and QP_INDEX past CAPS.qp_count no QP:
+    each commit is refused (STATUS.qp_refused, the driver raises QpRefused) and changes nothing, so
+    a WRITE to that QP is dropped as for an unknown QP; the next legal commit clears the flag and
+    the QP works."""
+    rng = test_rng("refused commits")
+    tb = TB(dut, rng)
+    await tb.reset()
+    await rdma.set_up(tb.registers, DUT.mac, DUT.ip, PMTU)
+    await rdma.register_region(tb.registers, RKEY, REGION_BASE, REGION_BYTES)
+    transport = rdma.BLOCK["QP_TRANSPORT"]
+    qp_count = rdma.BLOCK["CAPS"].field("qp_count").extract(await tb.registers.read_register("CAPS"))
+    for code in (5, 6, 7):
+        await rdma.stage_qp(tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0, pmtu=PMTU)
+        value = await tb.registers.read_register("QP_TRANSPORT")
+        await tb.registers.write_register("QP_TRANSPORT", transport.field("pmtu_code").insert(value, code))
+        try:
+            await rdma.commit_qp(tb.registers)
+        except rdma.QpRefused as refusal:
+            dut._log.info("PMTU code %d: %s", code, refusal)
+        else:
+            raise AssertionError(f"a commit with PMTU code {code} was taken")
+    await rdma.stage_qp(tb.registers, qp_count, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0, pmtu=PMTU)
+    try:
+        await rdma.commit_qp(tb.registers)
+    except rdma.QpRefused:
+        pass
+    else:
+        raise AssertionError(f"a commit to QP {qp_count}, past the engine's {qp_count}, was taken")
+    # None of them set DUT_QPN up: a WRITE to it is an unknown QP's, dropped and never answered
+    stranger = tb.requester(0)
+    stranger.post_send(WorkRequest.write(0, rng.randbytes(64), REGION_BASE, RKEY))
+    sent = await tb.play(stranger.poll(0), settle_cycles=200)
+    events = await tb.read_events()
+    assert sent == [] and events["unknown_qp_drops"] == 1, events
+    # A legal commit is taken and clears the flag
+    await rdma.create_qp(tb.registers, DUT_QPN, PEER_QPN, PEER.mac, PEER.ip, DUT.udp_source_port, 0, pmtu=PMTU)
+    assert not rdma.BLOCK["STATUS"].field("qp_refused").extract(await tb.registers.read_register("STATUS"))
+    peer = tb.requester(0)
+    data = rng.randbytes(100)
+    peer.post_send(WorkRequest.write(7, data, REGION_BASE, RKEY))
+    completions = await tb.run(peer, 1)
+    assert [(c.wr_id, c.status) for c in completions] == [(7, CompletionStatus.SUCCESS)], completions
+    assert tb.memory.read(REGION_BASE, len(data)) == data
+
+
 @cocotb.test(timeout_time=200, timeout_unit="us")
 async def sends_land_in_posted_receives(dut):
     """SEND (one and several packets, empty, with immediate) and WRITE with immediate from the

@@ -20,7 +20,8 @@ from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, ETHERNET_HEADER_BYTES, MIN_ETHERNET_FRAME_BYTES, OPCODE_INFO, PMTUS,
                                      RETH, Addressing, AtomicETH, ImmDt, MalformedFrame, Opcode, Position, RocePacket,
-                                     build_frame, ipv4_checksum, parse_frame, parse_frame_or_none, reseal_icrc)
+                                     build_frame, parse_frame, parse_frame_or_none, reseal_icrc,
+                                     with_ip_header)
 from dpuv.tb.roce_header_bus import BUS_OPCODES
 from dpuv.tb.testbench import PAUSE_OPTIONS, pulse_reset, start_clock_and_reset, test_rng
 
@@ -119,15 +120,6 @@ def mac_padded(rng, frame: bytes) -> bytes:
     if len(frame) < MIN_ETHERNET_FRAME_BYTES and rng.random() < 0.5:
         return frame + bytes(MIN_ETHERNET_FRAME_BYTES - len(frame))
     return frame
-
-
-def with_ip_header(frame: bytes, offset: int, value: bytes) -> bytes:
-    """The frame with IPv4 header bytes replaced and the header checksum recomputed."""
-    data = bytearray(frame)
-    data[offset:offset + len(value)] = value
-    data[24:26] = b"\0\0"
-    data[24:26] = ipv4_checksum(bytes(data[14:34])).to_bytes(2, "big")
-    return bytes(data)
 
 
 def with_transport(frame: bytes, transport: bytes) -> bytes:

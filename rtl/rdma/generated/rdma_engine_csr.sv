@@ -36,6 +36,7 @@ module rdma_engine_csr (
         output logic [15:0] hwif_out_local_mac_high_value,
         output logic [31:0] hwif_out_local_ip_value,
         input wire hwif_in_status_qp_ready,
+        input wire hwif_in_status_qp_refused,
         output logic [15:0] hwif_out_pkey_0_value,
         output logic [15:0] hwif_out_pkey_1_value,
         output logic [15:0] hwif_out_pkey_2_value,
@@ -2390,7 +2391,7 @@ always @(*) begin
             readback_data_var[31:0] = 32'h52444d41;
         end
         if(rd_mux_addr == 12'h4) begin
-            readback_data_var[31:0] = 32'h20002;
+            readback_data_var[31:0] = 32'h20003;
         end
         if(rd_mux_addr == 12'h8) begin
             readback_data_var[31:0] = hwif_in_block_next_address;
@@ -2414,6 +2415,7 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h20) begin
             readback_data_var[0] = hwif_in_status_qp_ready;
+            readback_data_var[1] = hwif_in_status_qp_refused;
         end
         if(rd_mux_addr == 12'h24) begin
             readback_data_var[15:0] = field_storage_pkey_0_value_value;

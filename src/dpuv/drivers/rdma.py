@@ -195,6 +195,10 @@ async def offload_qps(window: BlockWindow, first_qpn: int, count: int) -> None:
         register.field("first_qpn").insert(0, first_qpn), count))
 
 
+class QpRefused(ValueError):
+    """A QP commit the engine refused (STATUS.qp_refused): nothing changed."""
+
+
 async def create_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: str, remote_ip: str,
                     udp_source_port: int, expected_psn: int, *, pmtu: int = 1024, send_psn: int = 0,
                     sq_base: int = 0, sq_log_size: int = 4, rq_base: int = 0, rq_log_size: int = 4,
@@ -236,9 +240,15 @@ async def stage_qp(window: BlockWindow, qpn: int, remote_qpn: int, remote_mac: s
 
 
 async def commit_qp(window: BlockWindow) -> None:
-    """The QP staged by stage_qp takes effect, in one register write."""
+    """The QP staged by stage_qp takes effect, in one register write; raises QpRefused if the
+    engine refused the commit (STATUS.qp_refused: an index past its QPs, a PMTU code over 4)."""
     ctrl = BLOCK["QP_CTRL"]
     await window.write_register("QP_CTRL", ctrl.field("commit").insert(ctrl.field("valid").insert(0, 1), 1))
+    if BLOCK["STATUS"].field("qp_refused").extract(await window.read_register("STATUS")):
+        index = await window.read_register("QP_INDEX")
+        transport = BLOCK["QP_TRANSPORT"].field("pmtu_code").extract(await window.read_register("QP_TRANSPORT"))
+        raise QpRefused(f"the engine refused QP {index} (PMTU code {transport}; CAPS.qp_count and a PMTU code of "
+                        f"0 to 4 are the limits)")
 
 
 async def register_region(window: BlockWindow, rkey: int, base: int, length: int,

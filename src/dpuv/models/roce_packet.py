@@ -485,17 +485,24 @@ def parse_frame_or_none(frame: bytes, pmtu: int) -> RocePacket | None:
         return None
 
 
+def with_ip_header(frame: bytes, offset: int, value: bytes) -> bytes:
+    """The frame with bytes of its IPv4 header replaced (`offset` counted from the frame's start)
+    and the header checksum made right again."""
+    data = bytearray(frame)
+    data[offset:offset + len(value)] = value
+    checksum = slice(ETHERNET_HEADER_BYTES + 10, ETHERNET_HEADER_BYTES + 12)
+    data[checksum] = b"\0\0"
+    header = bytes(data[ETHERNET_HEADER_BYTES:ETHERNET_HEADER_BYTES + IPV4_HEADER_BYTES])
+    data[checksum] = ipv4_checksum(header).to_bytes(2, "big")
+    return bytes(data)
+
+
 def with_ecn(frame: bytes, ecn: int) -> bytes:
     """The frame with the ECN field (IPv4 TOS bits 1:0) set to `ecn` and its IPv4 header checksum
     made right again, as a switch marking CE leaves it; the ICRC does not cover the TOS byte, so
     it stays right."""
-    data = bytearray(frame)
     tos = ETHERNET_HEADER_BYTES + 1
-    data[tos] = (data[tos] & ~ECN_MASK & 0xFF) | (ecn & ECN_MASK)
-    header = slice(ETHERNET_HEADER_BYTES, ETHERNET_HEADER_BYTES + IPV4_HEADER_BYTES)
-    data[ETHERNET_HEADER_BYTES + 10:ETHERNET_HEADER_BYTES + 12] = b"\0\0"
-    data[ETHERNET_HEADER_BYTES + 10:ETHERNET_HEADER_BYTES + 12] = ipv4_checksum(bytes(data[header])).to_bytes(2, "big")
-    return bytes(data)
+    return with_ip_header(frame, tos, bytes([(frame[tos] & ~ECN_MASK & 0xFF) | (ecn & ECN_MASK)]))
 
 
 def reseal_icrc(frame: bytes) -> bytes:

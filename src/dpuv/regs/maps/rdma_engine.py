@@ -13,7 +13,7 @@ REGISTERS = (
     Register(
         'BLOCK_VERSION', 0x0004, 32,
         (
-            Field('version', 0, 32, 'r', 0x20002),
+            Field('version', 0, 32, 'r', 0x20003),
         ),
         'Register-map version of this block: major in [31:16], minor in [15:0].',
     ),
@@ -65,6 +65,7 @@ REGISTERS = (
         'STATUS', 0x0020, 32,
         (
             Field('qp_ready', 0, 1, 'r', None),
+            Field('qp_refused', 1, 1, 'r', None),
         ),
         '',
     ),
@@ -732,4 +733,4 @@ REGISTERS = (
     ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020002, 0x1ac, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020003, 0x1ac, REGISTERS)
