@@ -332,12 +332,15 @@ reg        progressed;
 // The next QP with its ACK timer or RNR wait armed, as each write-back leaves it
 wire                      timer_found;
 wire [QP_INDEX_WIDTH-1:0] timer_qp;
-wire                      timer_take = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_TIMER && timer_found;
+// The FSM may take up its next job: idle, no set-up in the way, and no WQE prefetch command still
+// waiting to be taken (the next job's own fetch would overwrite it)
+wire                      fsm_free = state == S_IDLE && !clearing && !cfg_qp_write && !m_wqe_cmd_valid;
+wire                      timer_take = fsm_free && turn == JOB_TIMER && timer_found;
 
 
 // The QP the FSM takes up next is read as it leaves S_IDLE: a response's, the next QP with work,
 // or the next with a timer armed, by whose turn it is
-wire context_read_request = state == S_IDLE && !clearing && !cfg_qp_write
+wire context_read_request = fsm_free
                          && ((turn == JOB_RESPONSE && s_hdr_valid) || (turn == JOB_SEND && !ready_empty && !m_job_valid)
                              || timer_take);
 wire [QP_INDEX_WIDTH-1:0] context_read_index = turn == JOB_RESPONSE ? s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]
@@ -432,8 +435,33 @@ wire [63:0] wqe_remote_address = wqe[`RDMA_SEND_WQE_REMOTE_ADDRESS_LSB +: `RDMA_
 wire        wqe_known = wqe_opcode <= `RDMA_WQE_READ && !wqe_length[31];
 wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
 
+// The next WQE of the QP a WQE was just taken from, fetched ahead (roce_wqe_prefetch): asked for as
+// the WQE goes to the segmenter, when the QP has another posted and nothing else is held; looked
+// up when the QP is next taken up to send. A WQE held for the QP that is not its next (it went
+// back N meanwhile) is dropped then.
+wire                  prefetch_empty, prefetch_pending, prefetch_held_for_qp, prefetch_hit;
+wire [WQE_BYTES*8-1:0] prefetch_wqe;
+wire                  prefetch_issue = state == S_FETCHED && fetch_purpose == FETCH_SEND && wqe_known && prefetch_empty
+                                    && next_wqe + 16'd1 != producer_index && !cancelled && !cfg_qp_write;
+wire                  prefetch_consume = state == S_DECIDE && job == JOB_SEND && prefetch_held_for_qp;
+
+roce_wqe_prefetch #(
+    .QP_INDEX_WIDTH(QP_INDEX_WIDTH),
+    .DATA_WIDTH(DATA_WIDTH),
+    .WQE_BYTES(WQE_BYTES)
+) prefetch_inst (
+    .clk(clk), .rst(rst),
+    .issue(prefetch_issue), .issue_qp(qp), .issue_index(next_wqe + 16'd1),
+    .empty(prefetch_empty), .pending(prefetch_pending),
+    .s_wqe_tdata(s_wqe_tdata), .s_wqe_tvalid(s_wqe_tvalid), .s_wqe_tlast(s_wqe_tlast),
+    .lookup_qp(qp), .lookup_index(next_wqe),
+    .held_for_qp(prefetch_held_for_qp), .hit(prefetch_hit), .wqe(prefetch_wqe), .consume(prefetch_consume),
+    .forget(cfg_qp_write), .forget_qp(cfg_qp_index)
+);
+
 assign m_wqe_cmd_len = WQE_BYTES;
-assign s_wqe_tready = state == S_FETCH_WAIT;
+// While a prefetch is pending the stream's next WQE is the prefetch's
+assign s_wqe_tready = state == S_FETCH_WAIT || prefetch_pending;
 
 // READ responses: bytes of the oldest request already in memory, bytes still to come, and what the
 // next response must carry. Registered, so that S_AFTER_RETIRE compares a response with them
@@ -469,11 +497,11 @@ wire        read_response_fits = {19'd0, response_payload_bytes} == read_expecte
 wire        is_ack = response_is_acknowledge && response_syndrome[6:5] == `ROCE_AETH_CLASS_ACK;
 wire        has_payload = response_payload_bytes != 13'd0;
 
-assign s_hdr_ready = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_RESPONSE;
+assign s_hdr_ready = fsm_free && turn == JOB_RESPONSE;
 // The job register is the segmenter's one-deep queue: a QP is taken for sending only when it is
 // free, so the next WQE is fetched while the segmenter cuts the last one, and the FSM never
 // waits on the segmenter (which waits on the MAC) with responses queued behind it.
-assign ready_pop = state == S_IDLE && !clearing && !cfg_qp_write && turn == JOB_SEND && !ready_empty && !m_job_valid;
+assign ready_pop = fsm_free && turn == JOB_SEND && !ready_empty && !m_job_valid;
 assign s_payload_tready = state == S_DRAIN || (state == S_READ_DATA && m_write_data_tready);
 assign m_write_data_tvalid = state == S_READ_DATA && s_payload_tvalid;
 
@@ -567,7 +595,7 @@ always @(posedge clk) begin
             cancelled <= 1'b0;
             requeue <= 1'b0;
             write_back <= 1'b0;
-            if (!clearing && !cfg_qp_write) begin
+            if (fsm_free) begin
                 turn <= turn == JOB_TIMER ? JOB_SEND : turn + 2'd1;
                 job <= turn;
                 if (turn == JOB_RESPONSE && s_hdr_valid) begin
@@ -651,13 +679,20 @@ always @(posedge clk) begin
                     end else if (qp_error) begin
                         state <= S_ERROR_FLUSH;
                     end else if (next_wqe != accepted_producer_index && window_open && !rnr_waiting) begin
-                        fetch(next_wqe, FETCH_SEND);
+                        if (prefetch_hit) begin
+                            // Fetched ahead when the WQE before it was taken
+                            wqe <= prefetch_wqe;
+                            fetch_purpose <= FETCH_SEND;
+                            state <= S_FETCHED;
+                        end else begin
+                            fetch(next_wqe, FETCH_SEND);
+                        end
                     end
                 end
             endcase
         end
         S_FETCH_WAIT: begin
-            if (s_wqe_tvalid) begin
+            if (s_wqe_tvalid && !prefetch_pending) begin
                 wqe[wqe_beat * LANE_BITS +: LANE_BITS] <= s_wqe_tdata[LANE_BITS-1:0];
                 wqe_beat <= wqe_beat + 1'b1;
                 if (s_wqe_tlast) begin
@@ -733,8 +768,13 @@ always @(posedge clk) begin
                             timer_armed <= 1'b1;
                             deadline <= now + qp_timeout_cycles;
                         end
-                        // Its next WQE, if any, waits for the other QPs' turns
+                        // Its next WQE, if any, waits for the other QPs' turns, and is fetched
+                        // meanwhile
                         requeue <= 1'b1;
+                        if (prefetch_issue) begin
+                            m_wqe_cmd_addr <= qp_sq_base + ({48'd0, (next_wqe + 16'd1) & qp_sq_mask} << WQE_ADDRESS_SHIFT);
+                            m_wqe_cmd_valid <= 1'b1;
+                        end
                         state <= S_WRITEBACK;
                     end
                 end
