@@ -203,7 +203,7 @@ async def unknown_qps_are_dropped_and_counted(dut):
     assert tb.events["unknown_qp_drops"] >= 1 and tb.events["acks_sent"] == 0, tb.events
 
 
-@cocotb.test(timeout_time=100, timeout_unit="us")
+@cocotb.test(timeout_time=60, timeout_unit="us")
 async def a_qp_commit_past_the_qps_or_with_no_path_mtu_is_refused(dut):
     """QP_TRANSPORT.pmtu_code 5, 6 and 7 name no path MTU, and QP_INDEX past CAPS.qp_count no QP:
     each commit is refused (STATUS.qp_refused, the driver raises QpRefused) and changes nothing, so

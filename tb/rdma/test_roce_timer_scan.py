@@ -99,7 +99,7 @@ async def only_armed_qps_are_found_each_within_its_turn(dut):
                 f" with {len(armed_since[index])} QPs armed meanwhile (bound {bound})")
 
 
-@cocotb.test(timeout_time=40, timeout_unit="us")
+@cocotb.test(timeout_time=15, timeout_unit="us")
 async def a_find_held_untaken_stays_put_and_disarmed_qps_drop_out(dut):
     rng = test_rng("held_and_disarmed")
     tb = TB(dut)
@@ -130,7 +130,7 @@ async def a_find_held_untaken_stays_put_and_disarmed_qps_drop_out(dut):
         assert await tb.step(take=bool(int(dut.found_valid.value))) is None, "a disarmed QP was found"
 
 
-@cocotb.test(timeout_time=10, timeout_unit="us")
+@cocotb.test(timeout_time=2, timeout_unit="us")
 async def reset_mid_scan_forgets_every_armed_qp(dut):
     rng = test_rng("reset_mid_scan")
     tb = TB(dut)
