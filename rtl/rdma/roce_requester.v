@@ -337,7 +337,6 @@ wire [QP_INDEX_WIDTH-1:0] timer_qp;
 wire                      fsm_free = state == S_IDLE && !clearing && !cfg_qp_write && !m_wqe_cmd_valid;
 wire                      timer_take = fsm_free && turn == JOB_TIMER && timer_found;
 
-
 // The QP the FSM takes up next is read as it leaves S_IDLE: a response's, the next QP with work,
 // or the next with a timer armed, by whose turn it is
 wire context_read_request = fsm_free
@@ -540,10 +539,17 @@ task complete(input [7:0] opcode, input [31:0] byte_len, input [63:0] wr_id, inp
     end
 endtask
 
-task fetch(input [15:0] index, input [1:0] purpose);
+// Ask the DMA reader for the QP's WQE at `index`
+task ask_for_wqe(input [15:0] index);
     begin
         m_wqe_cmd_addr <= qp_sq_base + ({48'd0, index & qp_sq_mask} << WQE_ADDRESS_SHIFT);
         m_wqe_cmd_valid <= 1'b1;
+    end
+endtask
+
+task fetch(input [15:0] index, input [1:0] purpose);
+    begin
+        ask_for_wqe(index);
         fetch_purpose <= purpose;
         wqe_beat <= 0;
         state <= S_FETCH_WAIT;
@@ -772,8 +778,7 @@ always @(posedge clk) begin
                         // meanwhile
                         requeue <= 1'b1;
                         if (prefetch_issue) begin
-                            m_wqe_cmd_addr <= qp_sq_base + ({48'd0, (next_wqe + 16'd1) & qp_sq_mask} << WQE_ADDRESS_SHIFT);
-                            m_wqe_cmd_valid <= 1'b1;
+                            ask_for_wqe(next_wqe + 16'd1);
                         end
                         state <= S_WRITEBACK;
                     end

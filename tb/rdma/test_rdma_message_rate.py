@@ -18,20 +18,17 @@ import cocotb
 from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.models.roce_qp import QpConfig, QueuePair, WorkRequest
-from dpuv.tb.testbench import CycleCounter, HandshakeMonitor, pulse_reset, test_rng
+from dpuv.models.fabric import beats
+from dpuv.tb.testbench import CLOCK_PERIOD_NS, CycleCounter, HandshakeMonitor, pulse_reset, test_rng
 
 from rdma_engine_bench import ACK_TIMEOUT_CODE, DUT, DUT_QPN, PEER, PEER_QPN, REGION_BASE, REGION_BYTES, RKEY, TB
 from requester_bench import LOCAL_BASE, PEER_BASE, PEER_RKEY, Requester, check_exactly_once
 
 PMTU = 4096
-CLOCK_MHZ = 250
+CLOCK_MHZ = 1000 / CLOCK_PERIOD_NS
 # Requests per burst at each size: at most 48 KiB and 32 packets, inside the responder's receive
 # buffer and the requester's host buffers
 BURSTS = {64: 32, 256: 32, 1024: 16, 4096: 12}
-
-
-def beats_of(frame_bytes: int, data_width: int) -> int:
-    return -(-frame_bytes // (data_width // 8))
 
 
 class Rate:
@@ -93,7 +90,7 @@ async def responder_burst(tb: TB, kind: str, size: int) -> perf.Figure:
         (0, 0, 0, 0), f"a burst inside the receive buffer was not taken whole: {events}"
     data_width = len(dut.s_axis_rx_tdata)
     rate = Rate(events, tb.monitor, count)
-    request_beats = beats_of(len(tb.delivered[first_delivered]), data_width)
+    request_beats = beats(len(tb.delivered[first_delivered]), data_width // 8)
     metric = "responder_read_share" if kind == "READ" else (
         "responder_write_share_64" if size == 64 else "responder_write_share")
     return rate.record(metric, max(request_beats, rate.reply_beats), f"responder, {kind} {size} B", data_width)

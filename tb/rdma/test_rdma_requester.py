@@ -525,7 +525,8 @@ async def an_rnr_nak_is_waited_out_then_the_send_goes_through(dut):
     wait_ns = RNR_TIMER_NS[requester.peer.config.min_rnr_timer]
     # two wire latencies, six bench steps (each hop waits for one) and 40 cycles of the engine's
     # own (taking the NAK in, the WQE and payload read out again): 944 ns
-    round_trip_ns = 2 * 200 + 6 * LOOP_CYCLES * CLOCK_PERIOD_NS + 40 * CLOCK_PERIOD_NS
+    round_trip_ns = (requester.tb.to_dut.config.latency_ns + requester.tb.from_dut.config.latency_ns
+                     + 6 * LOOP_CYCLES * CLOCK_PERIOD_NS + 40 * CLOCK_PERIOD_NS)
     first = [when for when, packet in requester.tb.sent_times if packet.info.is_request
              and packet.bth.psn == requester.first_psn]
     gaps = [later - earlier for earlier, later in zip(first, first[1:])]
