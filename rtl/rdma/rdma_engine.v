@@ -30,6 +30,9 @@ module rdma_engine #(
     parameter RX_BUFFER_BYTES = 65536,
     // Packets the receive buffer holds headers for (a power of two)
     parameter RX_BUFFER_PACKETS = 128,
+    // Executed atomics the responder keeps per QP, to answer their duplicates (a power of two, at
+    // least 2): the engine's max_dest_rd_atomic (CAPS2.atomic_results)
+    parameter ATOMIC_RESULTS = 4,
     // The IBA timeout unit, 4.096 us, in clock cycles (1024 at 250 MHz)
     parameter TIMEOUT_UNIT_CYCLES = 1024,
     // The RNR timer unit, 10 us, in clock cycles (2500 at 250 MHz)
@@ -162,7 +165,7 @@ wire [3:0]  qp_sq_log_size, cq_log_size, qp_rq_log_size;
 wire [2:0]  qp_pmtu_code, qp_retry_count, qp_rnr_retry;
 wire [4:0]  qp_timeout;
 wire        responder_qp_ready, requester_qp_ready, qp_valid, qp_commit, mr_valid, mr_remote_write, mr_remote_read,
-            mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
+            mr_remote_atomic, mr_commit, doorbell_written, cq_restart, rq_doorbell_written;
 wire        send_ect, cnp_notify, dcqcn_enable;
 wire [19:0] dcqcn_line_rate, dcqcn_min_rate, dcqcn_ai_rate, dcqcn_hai_rate, dcqcn_current_rate, dcqcn_target_rate;
 wire [10:0] dcqcn_initial_alpha, dcqcn_alpha_gain, dcqcn_alpha;
@@ -174,7 +177,7 @@ wire [5:0]  cnp_dscp;
 wire [31:0] cnp_interval_cycles;
 
 // The event counters' slots, by name: each one's increment and its register are wired by the same name
-localparam COUNTERS = 34;
+localparam COUNTERS = 36;
 localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD = 2, COUNTER_TX_FRAMES = 3,
            COUNTER_TX_BYTES = 4, COUNTER_ACKS_SENT = 5, COUNTER_NAKS_SENT = 6, COUNTER_DUPLICATES = 7,
            COUNTER_SEQUENCE_DROPS = 8, COUNTER_UNKNOWN_QP_DROPS = 9, COUNTER_ACCESS_ERRORS = 10,
@@ -185,7 +188,7 @@ localparam COUNTER_RX_FRAMES = 0, COUNTER_RX_BYTES = 1, COUNTER_RX_FRAMES_GOOD =
            COUNTER_DOORBELLS_REJECTED = 24, COUNTER_TX_BEATS = 25, COUNTER_RNR_NAKS_SENT = 26,
            COUNTER_RNR_NAKS_RECEIVED = 27, COUNTER_DROPS_WRONG_ADDRESS = 28, COUNTER_DROPS_PKEY = 29,
            COUNTER_CE_MARKED_RECEIVED = 30, COUNTER_CNPS_SENT = 31, COUNTER_CNPS_RECEIVED = 32,
-           COUNTER_RATE_PACED_CYCLES = 33;
+           COUNTER_RATE_PACED_CYCLES = 33, COUNTER_ATOMICS_EXECUTED = 34, COUNTER_ATOMIC_REPLAYS = 35;
 wire [COUNTERS*32-1:0] counter_values;
 wire [31:0] tx_span_cycles;
 wire [31:0] ack_latency_min, ack_latency_max, ack_latency_sum, ack_latency_count,
@@ -194,6 +197,7 @@ localparam [15:0] QP_COUNT_FIELD = QP_COUNT;
 localparam [7:0]  MR_COUNT_FIELD = MR_COUNT;
 localparam [7:0]  DATA_BYTES_FIELD = KEEP_WIDTH[7:0];
 localparam [15:0] RATE_LIMITED_QPS_FIELD = RATE_LIMITED_QPS;
+localparam [7:0]  ATOMIC_RESULTS_FIELD = ATOMIC_RESULTS;
 
 rdma_engine_csr csr_inst (
     .clk(clk), .rst(rst),
@@ -207,6 +211,7 @@ rdma_engine_csr csr_inst (
     .hwif_in_block_next_address(NEXT_BLOCK_ADDRESS),
     .hwif_in_caps_qp_count(QP_COUNT_FIELD), .hwif_in_caps_mr_count(MR_COUNT_FIELD),
     .hwif_in_caps_data_bytes(DATA_BYTES_FIELD), .hwif_in_caps2_rate_limited_qps(RATE_LIMITED_QPS_FIELD),
+    .hwif_in_caps2_atomic_results(ATOMIC_RESULTS_FIELD),
     .hwif_out_dcqcn_ctrl_enable(dcqcn_enable), .hwif_out_dcqcn_ctrl_first_qpn(dcqcn_first_qpn), .hwif_out_dcqcn_line_rate_mbps(dcqcn_line_rate),
     .hwif_out_dcqcn_min_rate_mbps(dcqcn_min_rate), .hwif_out_dcqcn_alpha_initial_value(dcqcn_initial_alpha),
     .hwif_out_dcqcn_alpha_gain(dcqcn_alpha_gain), .hwif_out_dcqcn_alpha_period_ns(dcqcn_alpha_period),
@@ -239,6 +244,7 @@ rdma_engine_csr csr_inst (
     .hwif_out_mr_base_low_value(mr_base_low), .hwif_out_mr_base_high_value(mr_base_high),
     .hwif_out_mr_length_value(mr_length), .hwif_out_mr_ctrl_valid(mr_valid),
     .hwif_out_mr_ctrl_remote_write(mr_remote_write), .hwif_out_mr_ctrl_remote_read(mr_remote_read),
+    .hwif_out_mr_ctrl_remote_atomic(mr_remote_atomic),
     .hwif_out_mr_ctrl_commit(mr_commit),
     .hwif_out_sq_doorbell_producer_index(doorbell_producer_index),
     .hwif_out_sq_doorbell_producer_index_swmod(doorbell_written), .hwif_out_sq_doorbell_qpn(doorbell_qpn),
@@ -275,6 +281,8 @@ rdma_engine_csr csr_inst (
     .hwif_in_cnps_sent_value(counter_values[COUNTER_CNPS_SENT*32 +: 32]),
     .hwif_in_cnps_received_value(counter_values[COUNTER_CNPS_RECEIVED*32 +: 32]),
     .hwif_in_rate_paced_cycles_value(counter_values[COUNTER_RATE_PACED_CYCLES*32 +: 32]),
+    .hwif_in_atomics_executed_value(counter_values[COUNTER_ATOMICS_EXECUTED*32 +: 32]),
+    .hwif_in_atomic_replays_value(counter_values[COUNTER_ATOMIC_REPLAYS*32 +: 32]),
     .hwif_in_ack_latency_min_value(ack_latency_min), .hwif_in_ack_latency_max_value(ack_latency_max),
     .hwif_in_ack_latency_sum_value(ack_latency_sum), .hwif_in_ack_latency_count_value(ack_latency_count),
     .hwif_in_doorbell_latency_min_value(doorbell_latency_min), .hwif_in_doorbell_latency_max_value(doorbell_latency_max),
@@ -337,6 +345,7 @@ wire [7:0]  rx_hdr_opcode, rx_hdr_syndrome;
 wire [23:0] rx_hdr_dest_qp, rx_hdr_psn;
 wire [63:0] rx_hdr_va;
 wire [31:0] rx_hdr_rkey, rx_hdr_length, rx_hdr_immdt, rx_hdr_ip_dest;
+wire [63:0] rx_hdr_atomic_swap_add, rx_hdr_atomic_compare;
 wire [15:0] rx_hdr_pkey;
 wire [7:0]  rx_hdr_ip_tos;
 wire [12:0] rx_hdr_payload_bytes;
@@ -362,7 +371,9 @@ roce_rx_parser #(
     .m_hdr_bth_dest_qp(rx_hdr_dest_qp), .m_hdr_bth_ack_req(rx_hdr_ack_req), .m_hdr_bth_psn(rx_hdr_psn),
     .m_hdr_reth_va(rx_hdr_va), .m_hdr_reth_rkey(rx_hdr_rkey), .m_hdr_reth_length(rx_hdr_length),
     .m_hdr_aeth_syndrome(rx_hdr_syndrome), .m_hdr_aeth_msn(), .m_hdr_immdt(rx_hdr_immdt),
-    .m_hdr_payload_bytes(rx_hdr_payload_bytes),
+    // The requester sends no atomics yet, so it takes no ATOMIC_ACKNOWLEDGE's value
+    .m_hdr_atomic_swap_add(rx_hdr_atomic_swap_add), .m_hdr_atomic_compare(rx_hdr_atomic_compare),
+    .m_hdr_atomic_original(), .m_hdr_payload_bytes(rx_hdr_payload_bytes),
     .m_axis_payload_tdata(rx_payload_tdata), .m_axis_payload_tkeep(rx_payload_tkeep),
     .m_axis_payload_tvalid(rx_payload_tvalid), .m_axis_payload_tready(rx_payload_tready),
     .m_axis_payload_tlast(rx_payload_tlast),
@@ -495,7 +506,8 @@ always @(posedge clk) begin
 end
 
 wire        event_ack_sent, event_nak_sent, event_duplicate, event_sequence_drop, event_unknown_qp,
-            event_access_error, event_invalid_request, event_rnr_nak_sent, event_over_qp_pmtu;
+            event_access_error, event_invalid_request, event_rnr_nak_sent, event_over_qp_pmtu, event_atomic_done,
+            event_atomic_replayed;
 wire        receive_cqe_valid, receive_cqe_ready, receive_cqe_immediate_valid;
 wire [63:0] receive_cqe_wr_id;
 wire [31:0] receive_cqe_byte_len, receive_cqe_immediate;
@@ -508,11 +520,13 @@ wire [15:0] responder_hdr_udp_source_port;
 wire [7:0]  responder_hdr_opcode, responder_hdr_syndrome;
 wire [23:0] responder_hdr_dest_qp, responder_hdr_psn, responder_hdr_msn;
 wire [12:0] responder_hdr_payload_bytes;
+wire [63:0] responder_hdr_atomic_original;
 
 roce_responder #(
     .DATA_WIDTH(DATA_WIDTH),
     .QP_COUNT(QP_COUNT),
-    .MR_COUNT(MR_COUNT)
+    .MR_COUNT(MR_COUNT),
+    .ATOMIC_RESULTS(ATOMIC_RESULTS)
 ) responder_inst (
     .clk(clk), .rst(rst),
     .local_mac(local_mac), .local_ip(local_ip),
@@ -526,14 +540,19 @@ roce_responder #(
     .rq_doorbell_producer_index(rq_doorbell_producer_index_any),
     .cfg_mr_write(cfg_mr_write), .cfg_mr_index(mr_index_in_range), .cfg_mr_valid(mr_valid),
     .cfg_mr_rkey(mr_rkey), .cfg_mr_base({mr_base_high, mr_base_low}), .cfg_mr_length(mr_length),
-    .cfg_mr_remote_write(mr_remote_write), .cfg_mr_remote_read(mr_remote_read),
+    .cfg_mr_remote_write(mr_remote_write), .cfg_mr_remote_read(mr_remote_read), .cfg_mr_remote_atomic(mr_remote_atomic),
     .s_hdr_valid(request_hdr_valid), .s_hdr_ready(request_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
     .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_ack_req(rx_hdr_ack_req), .s_hdr_bth_psn(rx_hdr_psn),
     .s_hdr_reth_va(rx_hdr_va), .s_hdr_reth_rkey(rx_hdr_rkey), .s_hdr_reth_length(rx_hdr_length),
-    .s_hdr_immdt(rx_hdr_immdt), .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_hdr_immdt(rx_hdr_immdt), .s_hdr_atomic_swap_add(rx_hdr_atomic_swap_add),
+    .s_hdr_atomic_compare(rx_hdr_atomic_compare), .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_payload_tdata(rx_payload_tdata), .s_payload_tkeep(rx_payload_tkeep),
     .s_payload_tvalid(request_payload_tvalid), .s_payload_tready(request_payload_tready),
     .s_payload_tlast(rx_payload_tlast),
+    .m_write_data_tdata(dma_write_tdata[0*DATA_WIDTH +: DATA_WIDTH]),
+    .m_write_data_tkeep(dma_write_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]),
     .m_write_data_tvalid(dma_write_tvalid[0]), .m_write_data_tready(dma_write_tready[0]),
+    .m_write_data_tlast(dma_write_tlast[0]),
     .m_write_cmd_addr(dma_write_cmd_addr[0*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[0*16 +: 16]),
     .m_write_cmd_valid(dma_write_cmd_valid[0]), .m_write_cmd_ready(dma_write_cmd_ready[0]),
     .write_status_valid(dma_write_status_valid[0]), .write_status_error(dma_write_status_error[0]),
@@ -545,7 +564,7 @@ roce_responder #(
     .m_recv_cmd_addr(dma_read_cmd_addr[3*64 +: 64]), .m_recv_cmd_len(dma_read_cmd_len[3*16 +: 16]),
     .m_recv_cmd_valid(dma_read_cmd_valid[3]), .m_recv_cmd_ready(dma_read_cmd_ready[3]),
     .s_recv_tdata(dma_read_tdata[3*DATA_WIDTH +: DATA_WIDTH]), .s_recv_tvalid(dma_read_tvalid[3]),
-    .s_recv_tready(dma_read_tready[3]), .s_recv_tlast(dma_read_tlast[3]),
+    .s_recv_tready(dma_read_tready[3]), .s_recv_tlast(dma_read_tlast[3]), .s_recv_tuser(dma_read_tuser[3]),
     .m_cqe_valid(receive_cqe_valid), .m_cqe_ready(receive_cqe_ready), .m_cqe_wr_id(receive_cqe_wr_id),
     .m_cqe_byte_len(receive_cqe_byte_len), .m_cqe_immediate(receive_cqe_immediate),
     .m_cqe_immediate_valid(receive_cqe_immediate_valid), .m_cqe_qpn(receive_cqe_qpn),
@@ -556,18 +575,15 @@ roce_responder #(
     .m_hdr_udp_source_port(responder_hdr_udp_source_port), .m_hdr_bth_opcode(responder_hdr_opcode),
     .m_hdr_bth_dest_qp(responder_hdr_dest_qp), .m_hdr_bth_psn(responder_hdr_psn),
     .m_hdr_aeth_syndrome(responder_hdr_syndrome), .m_hdr_aeth_msn(responder_hdr_msn),
-    .m_hdr_payload_bytes(responder_hdr_payload_bytes),
+    .m_hdr_payload_bytes(responder_hdr_payload_bytes), .m_hdr_atomic_original(responder_hdr_atomic_original),
     .event_ack_sent(event_ack_sent), .event_nak_sent(event_nak_sent), .event_duplicate(event_duplicate),
     .event_sequence_drop(event_sequence_drop), .event_unknown_qp(event_unknown_qp),
     .event_access_error(event_access_error), .event_invalid_request(event_invalid_request),
     .event_write_done(), .event_read_done(), .event_rnr_nak_sent(event_rnr_nak_sent),
-    .event_over_qp_pmtu(event_over_qp_pmtu)
+    .event_over_qp_pmtu(event_over_qp_pmtu), .event_atomic_done(event_atomic_done),
+    .event_atomic_replayed(event_atomic_replayed)
 );
 
-// WRITE payloads flow from the parser to the DMA writer; the responder only gates them
-assign dma_write_tdata[0*DATA_WIDTH +: DATA_WIDTH] = rx_payload_tdata;
-assign dma_write_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH] = rx_payload_tkeep;
-assign dma_write_tlast[0] = rx_payload_tlast;
 
 // ---- Requester ----
 
@@ -785,7 +801,9 @@ roce_tx_builder #(
     .s_hdr_bth_dest_qp(cnp_valid ? cnp_dest_qp : responder_hdr_dest_qp), .s_hdr_bth_ack_req(1'b0),
     .s_hdr_bth_psn(cnp_valid ? 24'd0 : responder_hdr_psn), .s_hdr_reth_va(64'd0), .s_hdr_reth_rkey(32'd0),
     .s_hdr_reth_length(32'd0), .s_hdr_aeth_syndrome(responder_hdr_syndrome), .s_hdr_aeth_msn(responder_hdr_msn),
-    .s_hdr_immdt(32'd0), .s_hdr_payload_bytes(cnp_valid ? 13'd0 : responder_hdr_payload_bytes),
+    .s_hdr_immdt(32'd0), .s_hdr_atomic_swap_add(64'd0), .s_hdr_atomic_compare(64'd0),
+    .s_hdr_atomic_original(responder_hdr_atomic_original),
+    .s_hdr_payload_bytes(cnp_valid ? 13'd0 : responder_hdr_payload_bytes),
     .s_axis_payload_tdata(dma_read_tdata[0*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[0*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[0]),
     .s_axis_payload_tready(dma_read_tready[0]), .s_axis_payload_tlast(dma_read_tlast[0]),
@@ -806,7 +824,8 @@ roce_tx_builder #(
     .s_hdr_bth_dest_qp(requester_hdr_dest_qp), .s_hdr_bth_ack_req(requester_hdr_ack_req),
     .s_hdr_bth_psn(requester_hdr_psn), .s_hdr_reth_va(requester_hdr_reth_va), .s_hdr_reth_rkey(requester_hdr_reth_rkey),
     .s_hdr_reth_length(requester_hdr_reth_length), .s_hdr_aeth_syndrome(8'd0), .s_hdr_aeth_msn(24'd0),
-    .s_hdr_immdt(requester_hdr_immdt), .s_hdr_payload_bytes(requester_hdr_payload_bytes),
+    .s_hdr_immdt(requester_hdr_immdt), .s_hdr_atomic_swap_add(64'd0), .s_hdr_atomic_compare(64'd0),
+    .s_hdr_atomic_original(64'd0), .s_hdr_payload_bytes(requester_hdr_payload_bytes),
     .s_axis_payload_tdata(dma_read_tdata[1*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[1]),
     .s_axis_payload_tready(dma_read_tready[1]), .s_axis_payload_tlast(dma_read_tlast[1]),
@@ -912,6 +931,8 @@ assign counter_increments[COUNTER_CE_MARKED_RECEIVED*8 +: 8] = {7'd0, event_ce_m
 assign counter_increments[COUNTER_CNPS_SENT*8 +: 8]         = {7'd0, event_cnp_queued};
 assign counter_increments[COUNTER_CNPS_RECEIVED*8 +: 8]     = {7'd0, cnp_received};
 assign counter_increments[COUNTER_RATE_PACED_CYCLES*8 +: 8] = {7'd0, event_paced};
+assign counter_increments[COUNTER_ATOMICS_EXECUTED*8 +: 8]  = {7'd0, event_atomic_done};
+assign counter_increments[COUNTER_ATOMIC_REPLAYS*8 +: 8]    = {7'd0, event_atomic_replayed};
 
 event_counters #(
     .COUNT(COUNTERS),

@@ -8,14 +8,13 @@
 `include "roce_defs.vh"
 
 // Facts from the IBA opcode table (docs/reference/roce.md): RETH on WRITE_FIRST, WRITE_ONLY
-// (with and without immediate) and READ_REQUEST; AETH on ACKNOWLEDGE and READ_RESPONSE_FIRST,
-// LAST and ONLY (not MIDDLE); ImmDt on the *_WITH_IMMEDIATE forms; AtomicETH (28 bytes) on
-// COMPARE_SWAP and FETCH_ADD; 16 reserved bytes on RoCEv2's CNP (0x81), taken as a header
-// extension so that a CNP has no payload. Only the RC opcodes the engine speaks or must answer
-// are known (the atomic requests, which a responder without atomics answers with a NAK), and
-// the CNP, which is neither a request nor a response (annex A17); every other
-// opcode is reported unknown, and is none of the kinds. ATOMIC_ACKNOWLEDGE is unknown: the
-// engine never sends an atomic, so an acknowledgement of one is no response it waits for.
+// (with and without immediate) and READ_REQUEST; AETH on ACKNOWLEDGE, ATOMIC_ACKNOWLEDGE and
+// READ_RESPONSE_FIRST, LAST and ONLY (not MIDDLE); ImmDt on the *_WITH_IMMEDIATE forms; AtomicETH
+// (28 bytes) on COMPARE_SWAP and FETCH_ADD, AtomicAckETH (8 bytes) after ATOMIC_ACKNOWLEDGE's
+// AETH; 16 reserved bytes on RoCEv2's CNP (0x81), taken as a header extension so that a CNP has
+// no payload. Only the RC opcodes the engine speaks or must answer are known, and the CNP, which
+// is neither a request nor a response (annex A17); every other opcode is reported unknown, and is
+// none of the kinds.
 // This is the one place that knows the opcode table: the other modules ask it instead of
 // comparing opcodes.
 module roce_opcode_info (
@@ -41,13 +40,15 @@ module roce_opcode_info (
     output reg        is_atomic,
     output reg        is_read_response,
     output reg        is_acknowledge,
+    // ATOMIC_ACKNOWLEDGE: an AETH and the AtomicAckETH (the operand's original value)
+    output reg        is_atomic_acknowledge,
     // Requests go to a responder (SEND, WRITE, READ request, atomics); responses to a requester (READ
-    // responses, ACKNOWLEDGE)
+    // responses, ACKNOWLEDGE, ATOMIC_ACKNOWLEDGE)
     output reg        is_request,
     output reg        is_response,
     // A congestion notification: for the QP's rate control, not for its transport
     output reg        is_cnp,
-    // Bytes of BTH and extension headers: 12, 16, 28, 32 or 40
+    // Bytes of BTH and extension headers: 12, 16, 24, 28, 32 or 40
     output reg  [5:0] transport_header_bytes
 );
 
@@ -78,7 +79,8 @@ always @* begin
             ends_message = 1'b1;
             has_immdt = 1'b1;
         end
-        `ROCE_OP_READ_REQUEST, `ROCE_OP_ACKNOWLEDGE, `ROCE_OP_COMPARE_SWAP, `ROCE_OP_FETCH_ADD, `ROCE_OP_CNP: begin
+        `ROCE_OP_READ_REQUEST, `ROCE_OP_ACKNOWLEDGE, `ROCE_OP_ATOMIC_ACKNOWLEDGE, `ROCE_OP_COMPARE_SWAP, `ROCE_OP_FETCH_ADD,
+        `ROCE_OP_CNP: begin
             starts_message = 1'b1;
             ends_message = 1'b1;
             has_payload = 1'b0;
@@ -91,15 +93,16 @@ always @* begin
     is_read_response = opcode >= `ROCE_OP_READ_RESPONSE_FIRST && opcode <= `ROCE_OP_READ_RESPONSE_ONLY;
     is_acknowledge = opcode == `ROCE_OP_ACKNOWLEDGE;
     is_atomic = opcode == `ROCE_OP_COMPARE_SWAP || opcode == `ROCE_OP_FETCH_ADD;
+    is_atomic_acknowledge = opcode == `ROCE_OP_ATOMIC_ACKNOWLEDGE;
     is_cnp = opcode == `ROCE_OP_CNP;
     is_request = is_send || is_write || is_read_request || is_atomic;
-    is_response = is_read_response || is_acknowledge;
+    is_response = is_read_response || is_acknowledge || is_atomic_acknowledge;
     has_reth = opcode == `ROCE_OP_WRITE_FIRST || opcode == `ROCE_OP_WRITE_ONLY || opcode == `ROCE_OP_WRITE_ONLY_IMM
             || opcode == `ROCE_OP_READ_REQUEST;
     has_aeth = opcode == `ROCE_OP_READ_RESPONSE_FIRST || opcode == `ROCE_OP_READ_RESPONSE_LAST
-            || opcode == `ROCE_OP_READ_RESPONSE_ONLY || opcode == `ROCE_OP_ACKNOWLEDGE;
+            || opcode == `ROCE_OP_READ_RESPONSE_ONLY || opcode == `ROCE_OP_ACKNOWLEDGE || is_atomic_acknowledge;
     transport_header_bytes = 6'd12 + (has_reth ? 6'd16 : 6'd0) + (has_aeth ? 6'd4 : 6'd0) + (has_immdt ? 6'd4 : 6'd0)
-                           + (is_atomic ? 6'd28 : 6'd0) + (is_cnp ? 6'd16 : 6'd0);
+                           + (is_atomic ? 6'd28 : 6'd0) + (is_atomic_acknowledge ? 6'd8 : 6'd0) + (is_cnp ? 6'd16 : 6'd0);
 end
 
 endmodule

@@ -112,7 +112,7 @@ roce_opcode_info opcode_info_inst (
     .opcode(s_hdr_bth_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(), .starts_message(),
     .ends_message(), .is_send(), .is_write(), .is_read_request(), .is_atomic(), .is_read_response(),
-    .is_acknowledge(), .is_request(), .is_response(), .is_cnp(), .transport_header_bytes(transport_header_bytes)
+    .is_acknowledge(), .is_atomic_acknowledge(), .is_request(), .is_response(), .is_cnp(), .transport_header_bytes(transport_header_bytes)
 );
 
 wire [1:0]             pad_bytes = 2'd0 - s_hdr_payload_bytes[1:0];

@@ -484,7 +484,7 @@ roce_opcode_info opcode_info_inst (
     .opcode(response_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(),
     .starts_message(response_starts_message), .ends_message(response_ends_message), .is_send(), .is_write(),
-    .is_read_request(), .is_atomic(), .is_read_response(response_is_read), .is_acknowledge(response_is_acknowledge),
+    .is_read_request(), .is_atomic(), .is_read_response(response_is_read), .is_acknowledge(response_is_acknowledge), .is_atomic_acknowledge(),
     .is_request(), .is_response(), .is_cnp(), .transport_header_bytes()
 );
 

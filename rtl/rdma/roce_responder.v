@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 dpuv contributors
 // SPDX-License-Identifier: Apache-2.0
-// RoCEv2 RC responder: PSN rules, SEND into posted receives, RDMA WRITE into registered memory, RDMA READ responses, ACK and NAK
+// RoCEv2 RC responder: PSN rules, SEND into posted receives, RDMA WRITE into registered memory, RDMA READ responses, atomics, ACK and NAK
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -26,13 +26,24 @@
 //   its buffer is an invalid request (NAK 0x61, QP in error) and its receive completes with
 //   LOC_LEN_ERR. A message's last packet writes its receive completion (RECV, or
 //   RECV_RDMA_WITH_IMM with the WRITE's length) after its data is in memory.
+// - COMPARE_SWAP and FETCH_ADD (IBA 9.4.5): the AtomicETH's 8 bytes must lie in a region with
+//   remote atomic access (else NAK 0x62) at an 8-byte aligned address (else NAK 0x61; rxe's
+//   order of checks). The operand is read (little endian, as a host on x86 holds it), the
+//   result written back, and ATOMIC_ACKNOWLEDGE carries the original value, whatever AckReq
+//   says. The responder answers one request at a time and an atomic waits for earlier READs'
+//   data to leave memory, so no other request of the engine sees the operand half done. The
+//   last ATOMIC_RESULTS atomics of each QP are kept (roce_atomic_results): a duplicate is
+//   answered from them, never executed twice, and one older than them is dropped unanswered.
 module roce_responder #(
     // Width of the receive WQE stream from the DMA reader in bits (64 to 512, a power of two)
     parameter DATA_WIDTH = 64,
     // Queue pairs in the context RAM (a power of two)
     parameter QP_COUNT = 256,
     // Registered memory regions (a power of two); an R_Key's low bits pick the entry
-    parameter MR_COUNT = 16
+    parameter MR_COUNT = 16,
+    // Executed atomics kept per QP for their duplicates (a power of two, at least 2): the
+    // max_dest_rd_atomic a peer's max_rd_atomic must not pass
+    parameter ATOMIC_RESULTS = 4
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -69,6 +80,7 @@ module roce_responder #(
     input  wire [31:0]                   cfg_mr_length,
     input  wire                          cfg_mr_remote_write,
     input  wire                          cfg_mr_remote_read,
+    input  wire                          cfg_mr_remote_atomic,
 
     // Requests, from the receive parser
     input  wire                          s_hdr_valid,
@@ -81,15 +93,24 @@ module roce_responder #(
     input  wire [31:0]                   s_hdr_reth_rkey,
     input  wire [31:0]                   s_hdr_reth_length,
     input  wire [31:0]                   s_hdr_immdt,
+    // An atomic's operands (its address and R_Key are on s_hdr_reth_va and s_hdr_reth_rkey)
+    input  wire [63:0]                   s_hdr_atomic_swap_add,
+    input  wire [63:0]                   s_hdr_atomic_compare,
     input  wire [12:0]                   s_hdr_payload_bytes,
     // Payload of requests that carry one: written to memory or drained
+    input  wire [DATA_WIDTH-1:0]         s_payload_tdata,
+    input  wire [DATA_WIDTH/8-1:0]       s_payload_tkeep,
     input  wire                          s_payload_tvalid,
     output wire                          s_payload_tready,
     input  wire                          s_payload_tlast,
+    // To the DMA writer: a WRITE's or SEND's payload, or an atomic's result
+    output wire [DATA_WIDTH-1:0]         m_write_data_tdata,
+    output wire [DATA_WIDTH/8-1:0]       m_write_data_tkeep,
     output wire                          m_write_data_tvalid,
     input  wire                          m_write_data_tready,
+    output wire                          m_write_data_tlast,
 
-    // DMA write of a WRITE's payload (the data itself flows s_payload -> m_write_data)
+    // DMA write of a WRITE's payload or an atomic's result
     output reg  [63:0]                   m_write_cmd_addr,
     output reg  [15:0]                   m_write_cmd_len,
     output reg                           m_write_cmd_valid,
@@ -109,15 +130,17 @@ module roce_responder #(
     input  wire                          read_payload_done,
     input  wire                          read_payload_failed,
 
-    // Receive WQE fetch through a DMA reader
+    // Receive WQE fetch, and an atomic's operand, through a DMA reader
     output reg  [63:0]                   m_recv_cmd_addr,
-    output wire [15:0]                   m_recv_cmd_len,
+    output reg  [15:0]                   m_recv_cmd_len,
     output reg                           m_recv_cmd_valid,
     input  wire                          m_recv_cmd_ready,
     input  wire [DATA_WIDTH-1:0]         s_recv_tdata,
     input  wire                          s_recv_tvalid,
     output wire                          s_recv_tready,
     input  wire                          s_recv_tlast,
+    // With the last beat: the read failed (SLVERR or DECERR)
+    input  wire                          s_recv_tuser,
 
     // Receive completions, to the completion queue
     output reg                           m_cqe_valid,
@@ -144,6 +167,8 @@ module roce_responder #(
     output reg  [7:0]                    m_hdr_aeth_syndrome,
     output reg  [23:0]                   m_hdr_aeth_msn,
     output reg  [12:0]                   m_hdr_payload_bytes,
+    // An ATOMIC_ACKNOWLEDGE's AtomicAckETH: the operand before the atomic
+    output reg  [63:0]                   m_hdr_atomic_original,
 
     // One cycle per event, for the counters
     output reg                           event_ack_sent,
@@ -156,7 +181,9 @@ module roce_responder #(
     output reg                           event_write_done,
     output reg                           event_read_done,
     output reg                           event_rnr_nak_sent,
-    output reg                           event_over_qp_pmtu
+    output reg                           event_over_qp_pmtu,
+    output reg                           event_atomic_done,
+    output reg                           event_atomic_replayed
 );
 
 `include "roce_psn.vh"
@@ -170,6 +197,8 @@ localparam RECV_WQE_BYTES = `RDMA_RECEIVE_WQE_BYTES;
 localparam RECV_WQE_ADDRESS_SHIFT = $clog2(RECV_WQE_BYTES);
 localparam RECV_WQE_BEATS = RECV_WQE_BYTES / KEEP_WIDTH > 0 ? RECV_WQE_BYTES / KEEP_WIDTH : 1;
 localparam RECV_LANE_BITS = KEEP_WIDTH > RECV_WQE_BYTES ? RECV_WQE_BYTES * 8 : DATA_WIDTH;
+localparam ATOMIC_RESULTS_WIDTH = ATOMIC_RESULTS * 89;
+localparam ATOMIC_NEXT_WIDTH = $clog2(ATOMIC_RESULTS);
 
 initial begin
     if (QP_COUNT < 2 || (QP_COUNT & (QP_COUNT - 1)) != 0 || MR_COUNT < 2 || (MR_COUNT & (MR_COUNT - 1)) != 0) begin
@@ -190,8 +219,10 @@ assign m_hdr_ip_source = local_ip;
 // valid, remote QPN, MAC, IP, UDP port, PMTU code, receive queue base and size
 localparam CONTEXT_WIDTH = 1 + 24 + 48 + 32 + 16 + 3 + 64 + 4;
 // error, nak_sent, ePSN, MSN, write open, VA, bytes left, WRITE length; the receive queue's
-// consumer index and the receive being filled (open, wr_id, address, capacity, bytes so far)
-localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32 + 32 + 16 + 1 + 64 + 64 + 32 + 32;
+// consumer index and the receive being filled (open, wr_id, address, capacity, bytes so far);
+// the atomics executed last and the entry the next one takes
+localparam STATE_WIDTH = 1 + 1 + 24 + 24 + 1 + 64 + 32 + 32 + 16 + 1 + 64 + 64 + 32 + 32 + ATOMIC_RESULTS_WIDTH
+                       + ATOMIC_NEXT_WIDTH;
 
 wire [CONTEXT_WIDTH-1:0] context_read;
 wire [STATE_WIDTH-1:0]   state_read;
@@ -212,6 +243,7 @@ reg [63:0] mr_base [0:MR_COUNT-1];
 reg [64:0] mr_end [0:MR_COUNT-1];  // base + length, added once when the region is set
 reg        mr_remote_write [0:MR_COUNT-1];
 reg        mr_remote_read [0:MR_COUNT-1];
+reg        mr_remote_atomic [0:MR_COUNT-1];
 
 integer mr_reset_index;
 always @(posedge clk) begin
@@ -222,6 +254,7 @@ always @(posedge clk) begin
         mr_end[cfg_mr_index] <= {1'b0, cfg_mr_base} + {33'd0, cfg_mr_length};
         mr_remote_write[cfg_mr_index] <= cfg_mr_remote_write;
         mr_remote_read[cfg_mr_index] <= cfg_mr_remote_read;
+        mr_remote_atomic[cfg_mr_index] <= cfg_mr_remote_atomic;
     end
     if (rst) begin
         for (mr_reset_index = 0; mr_reset_index < MR_COUNT; mr_reset_index = mr_reset_index + 1) begin
@@ -232,12 +265,13 @@ end
 
 // ---- The request being answered ----
 
-localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_DECIDE = 4'd2, S_WRITE_COMMAND = 4'd3, S_WRITE_DATA = 4'd4,
-                 S_WRITE_STATUS = 4'd5, S_DRAIN = 4'd6, S_RESPOND = 4'd7, S_READ_PACKET = 4'd8,
-                 S_WRITEBACK = 4'd9, S_RECEIVE_WAIT = 4'd10, S_RECEIVE_LOAD = 4'd11, S_RECEIVE_CHECK = 4'd12,
-                 S_FLUSH_NEXT = 4'd13, S_FLUSH_COMPLETE = 4'd14, S_READ_FAILED = 4'd15;
+localparam [4:0] S_IDLE = 5'd0, S_LOOKUP = 5'd1, S_DECIDE = 5'd2, S_WRITE_COMMAND = 5'd3, S_WRITE_DATA = 5'd4,
+                 S_WRITE_STATUS = 5'd5, S_DRAIN = 5'd6, S_RESPOND = 5'd7, S_READ_PACKET = 5'd8,
+                 S_WRITEBACK = 5'd9, S_RECEIVE_WAIT = 5'd10, S_RECEIVE_LOAD = 5'd11, S_RECEIVE_CHECK = 5'd12,
+                 S_FLUSH_NEXT = 5'd13, S_FLUSH_COMPLETE = 5'd14, S_READ_FAILED = 5'd15, S_ATOMIC_READ = 5'd16,
+                 S_ATOMIC_WRITE_COMMAND = 5'd17, S_ATOMIC_WRITE_DATA = 5'd18, S_ATOMIC_STATUS = 5'd19;
 
-reg [3:0]  state;
+reg [4:0]  state;
 reg [7:0]  request_opcode;
 reg [23:0] request_qpn;
 reg        request_ack_req;
@@ -248,6 +282,10 @@ reg [31:0] request_length;
 reg [31:0] request_immdt;
 reg [12:0] request_payload_bytes;
 reg [23:0] request_msn;  // a failure job's: the MSN before the READ that failed
+reg [63:0] request_swap_add, request_compare;
+// The atomic being executed: the operand as read, whether its read failed, and what is written back
+reg [63:0] atomic_original, atomic_result;
+reg        atomic_read_failed;
 
 // The request's QP is read as its header is taken
 roce_qp_context #(
@@ -262,7 +300,7 @@ roce_qp_context #(
                   cfg_qp_pmtu_code, cfg_qp_rq_base, cfg_qp_rq_log_size}),
     // A QP starts with no error and no NAK sent, at its first PSN, with no message or receive open
     .config_initial_state({1'b0, 1'b0, cfg_qp_expected_psn, 24'd0, 1'b0, 64'd0, 32'd0, 32'd0, 16'd0, 1'b0,
-                           64'd0, 64'd0, 32'd0, 32'd0}),
+                           64'd0, 64'd0, 32'd0, 32'd0, {ATOMIC_RESULTS_WIDTH{1'b0}}, {ATOMIC_NEXT_WIDTH{1'b0}}}),
     .state_write(state_write), .state_write_index(state_write_index), .state_write_data(state_write_data),
     .read((state == S_IDLE && s_hdr_valid && s_hdr_ready) || flush_start || failure_start),
     .read_index(failure_start ? failed_qp_index : flush_start ? flush_scan : s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]),
@@ -293,6 +331,8 @@ reg        receive_open;
 reg [63:0] receive_wr_id, receive_address;
 reg [31:0] receive_capacity, receive_bytes;
 reg [15:0] rq_producer;  // from the doorbell RAM
+reg [ATOMIC_RESULTS_WIDTH-1:0] atomic_results;
+reg [ATOMIC_NEXT_WIDTH-1:0]    atomic_results_next;
 
 // Receive-queue doorbells: the producer index of each QP's receive queue
 reg [15:0] rq_doorbell [0:QP_COUNT-1];
@@ -346,7 +386,6 @@ end
 // The receive WQE being fetched
 reg [RECV_WQE_BYTES*8-1:0]         receive_wqe;
 reg [$clog2(RECV_WQE_BEATS+1)-1:0] receive_wqe_beat;
-assign m_recv_cmd_len = RECV_WQE_BYTES;
 assign m_cqe_qpn = {{(24-QP_INDEX_WIDTH){1'b0}}, request_qpn[QP_INDEX_WIDTH-1:0]};
 
 wire        psn_in_order = request_psn == expected_psn;
@@ -359,9 +398,20 @@ roce_opcode_info opcode_info_inst (
     .opcode(request_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(has_immediate), .has_payload(), .full_pmtu(full_pmtu),
     .starts_message(starts_message), .ends_message(ends_message), .is_send(is_send), .is_write(is_write),
-    .is_read_request(is_read), .is_atomic(is_atomic), .is_read_response(), .is_acknowledge(), .is_request(is_request), .is_response(), .is_cnp(),
+    .is_read_request(is_read), .is_atomic(is_atomic), .is_read_response(), .is_acknowledge(), .is_atomic_acknowledge(), .is_request(is_request), .is_response(), .is_cnp(),
     .transport_header_bytes()
 );
+
+// The header being taken is an atomic's: it covers the 8 bytes of its operand
+wire header_is_atomic;
+
+roce_opcode_info header_opcode_info_inst (
+    .opcode(s_hdr_bth_opcode),
+    .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(), .starts_message(), .ends_message(),
+    .is_send(), .is_write(), .is_read_request(), .is_atomic(header_is_atomic), .is_read_response(), .is_acknowledge(),
+    .is_atomic_acknowledge(), .is_request(), .is_response(), .is_cnp(), .transport_header_bytes()
+);
+wire [31:0] header_length = header_is_atomic ? 32'd8 : s_hdr_reth_length;
 
 wire is_write_start = is_write && starts_message;
 wire is_write_continue = is_write && !starts_message;
@@ -392,7 +442,7 @@ wire opcode_out_of_sequence = psn_in_order && ((starts_message && message_open)
 // are registered as the header is taken, compared in the lookup cycle, and the decision reads
 // one registered bit.
 reg [64:0] request_end;
-reg        request_mr_valid, request_mr_remote_read, request_mr_remote_write;
+reg        request_mr_valid, request_mr_remote_read, request_mr_remote_write, request_mr_remote_atomic;
 reg [31:0] request_mr_rkey;
 reg [63:0] request_mr_base;
 reg [64:0] request_mr_end;
@@ -401,7 +451,23 @@ wire [MR_INDEX_WIDTH-1:0] header_mr_index = s_hdr_reth_rkey[MR_INDEX_WIDTH-1:0];
 wire key_and_range_ok = request_mr_valid && request_mr_rkey == request_rkey
                      && request_va >= request_mr_base && request_end <= request_mr_end;
 wire access_allowed = request_length == 32'd0
-                   || (key_and_range_ok && (is_read ? request_mr_remote_read : request_mr_remote_write));
+                   || (key_and_range_ok && (is_read ? request_mr_remote_read
+                                            : is_atomic ? request_mr_remote_atomic : request_mr_remote_write));
+
+// What the QP's kept atomics say of the request's PSN, and what they become once it is executed
+wire        atomic_replay_hit;
+wire [63:0] atomic_replay_original;
+wire [ATOMIC_RESULTS_WIDTH-1:0] atomic_results_recorded;
+wire [ATOMIC_NEXT_WIDTH-1:0]    atomic_results_next_recorded;
+
+roce_atomic_results #(
+    .ENTRIES(ATOMIC_RESULTS)
+) atomic_results_inst (
+    .entries(atomic_results), .next(atomic_results_next),
+    .lookup_psn(request_psn), .hit(atomic_replay_hit), .hit_original(atomic_replay_original),
+    .record_psn(request_psn), .record_original(atomic_original),
+    .recorded_entries(atomic_results_recorded), .recorded_next(atomic_results_next_recorded)
+);
 
 // READ responses: one packet per PMTU of the requested length (one empty ONLY for length 0)
 reg [31:0] read_bytes_left;
@@ -465,7 +531,7 @@ always @(posedge clk) begin
 end
 
 // Where to go once a payload has been drained or a response sent
-reg [3:0]  after_respond;
+reg [4:0]  after_respond;
 reg        drain_after_respond;
 
 // One receive completion at a time: the next request waits until the last one is taken. A wanted
@@ -476,7 +542,7 @@ wire   responder_free = state == S_IDLE && !cfg_qp_write && !clearing && !m_cqe_
 assign failure_start = responder_free && read_failure_pending;
 assign flush_start = responder_free && !read_failure_pending && flush_wanted[flush_scan];
 assign s_hdr_ready = responder_free && !read_failure_pending && !flush_wanted[flush_scan];
-assign s_recv_tready = state == S_RECEIVE_WAIT;
+assign s_recv_tready = state == S_RECEIVE_WAIT || state == S_ATOMIC_READ;
 // The host set the QP up again while its request or job was being answered: the old QP's state
 // must not land on the new one, so it is not written back (and a flush stops)
 reg    qp_set_up_meanwhile;
@@ -490,9 +556,15 @@ end
 assign state_write = state == S_WRITEBACK && !cfg_qp_write && !clearing && !qp_set_up_meanwhile;
 assign state_write_index = request_qpn[QP_INDEX_WIDTH-1:0];
 assign state_write_data = {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length,
-                           rq_consumer, receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes};
+                           rq_consumer, receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes,
+                           atomic_results, atomic_results_next};
 assign s_payload_tready = (state == S_DRAIN) || (state == S_WRITE_DATA && m_write_data_tready);
-assign m_write_data_tvalid = state == S_WRITE_DATA && s_payload_tvalid;
+// The DMA writer takes a payload as it arrives, or an atomic's 8-byte result as one beat
+wire   writing_atomic = state == S_ATOMIC_WRITE_DATA;
+assign m_write_data_tvalid = (state == S_WRITE_DATA && s_payload_tvalid) || writing_atomic;
+assign m_write_data_tdata = writing_atomic ? {{(DATA_WIDTH-64){1'b0}}, atomic_result} : s_payload_tdata;
+assign m_write_data_tkeep = writing_atomic ? {{(KEEP_WIDTH-8){1'b0}}, 8'hFF} : s_payload_tkeep;
+assign m_write_data_tlast = writing_atomic || s_payload_tlast;
 
 task respond(input [7:0] opcode, input [23:0] psn, input [7:0] syndrome, input [12:0] payload_bytes);
     begin
@@ -522,6 +594,16 @@ task post_receive_completion(input [63:0] wr_id, input [7:0] opcode, input [7:0]
     end
 endtask
 
+// Reads through the receive-WQE reader: a receive WQE, or an atomic's operand
+task fetch(input [63:0] address, input [15:0] length);
+    begin
+        m_recv_cmd_addr <= address;
+        m_recv_cmd_len <= length;
+        m_recv_cmd_valid <= 1'b1;
+        receive_wqe_beat <= 0;
+    end
+endtask
+
 // The receive being filled ends with an error: its completion, with nothing received
 task complete_receive(input [7:0] status);
     post_receive_completion(receive_wr_id, `RDMA_WC_RECV, status, 32'd0, 32'd0, 1'b0);
@@ -539,6 +621,8 @@ always @(posedge clk) begin
     event_read_done <= 1'b0;
     event_rnr_nak_sent <= 1'b0;
     event_over_qp_pmtu <= 1'b0;
+    event_atomic_done <= 1'b0;
+    event_atomic_replayed <= 1'b0;
     if (m_cqe_valid && m_cqe_ready) begin
         m_cqe_valid <= 1'b0;
     end
@@ -565,14 +649,17 @@ always @(posedge clk) begin
                 request_psn <= s_hdr_bth_psn;
                 request_va <= s_hdr_reth_va;
                 request_rkey <= s_hdr_reth_rkey;
-                request_length <= s_hdr_reth_length;
-                request_end <= {1'b0, s_hdr_reth_va} + {33'd0, s_hdr_reth_length};
+                request_length <= header_length;
+                request_end <= {1'b0, s_hdr_reth_va} + {33'd0, header_length};
+                request_swap_add <= s_hdr_atomic_swap_add;
+                request_compare <= s_hdr_atomic_compare;
                 request_mr_valid <= mr_valid[header_mr_index];
                 request_mr_rkey <= mr_rkey[header_mr_index];
                 request_mr_base <= mr_base[header_mr_index];
                 request_mr_end <= mr_end[header_mr_index];
                 request_mr_remote_read <= mr_remote_read[header_mr_index];
                 request_mr_remote_write <= mr_remote_write[header_mr_index];
+                request_mr_remote_atomic <= mr_remote_atomic[header_mr_index];
                 request_immdt <= s_hdr_immdt;
                 request_payload_bytes <= s_hdr_payload_bytes;
                 rq_producer <= rq_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
@@ -599,16 +686,17 @@ always @(posedge clk) begin
         end
         S_LOOKUP: begin
             {qp_error, nak_sent, expected_psn, msn, write_open, write_va, write_bytes_left, write_length, rq_consumer,
-             receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes} <= state_read;
+             receive_open, receive_wr_id, receive_address, receive_capacity, receive_bytes, atomic_results,
+             atomic_results_next} <= state_read;
             access_ok <= access_allowed;
             state <= flush_job ? S_FLUSH_NEXT : failure_job ? S_READ_FAILED : S_DECIDE;
         end
         S_DECIDE: begin
             after_respond <= S_WRITEBACK;
             drain_after_respond <= has_payload;
-            if (read_data_pending && (is_send || is_write)) begin
-                // A WRITE or SEND waits until every READ before it has its data out of memory:
-                // IBA executes a QP's requests in order, and the READ must not see this write
+            if (read_data_pending && (is_send || is_write || is_atomic)) begin
+                // A WRITE, SEND or atomic waits until every READ before it has its data out of
+                // memory: IBA executes a QP's requests in order, and the READ must not see this write
             end else if (!qp_valid || qp_error
                     || request_qpn[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}}
                     || failure_queued[request_qpn[QP_INDEX_WIDTH-1:0]]) begin
@@ -626,6 +714,18 @@ always @(posedge clk) begin
                 event_over_qp_pmtu <= 1'b1;
                 state <= has_payload ? S_DRAIN : S_IDLE;
                 after_respond <= S_IDLE;
+            end else if (psn_duplicate && is_atomic) begin
+                // Answered with its first result, never executed again; one no longer kept is dropped
+                event_duplicate <= 1'b1;
+                after_respond <= S_IDLE;
+                if (atomic_replay_hit) begin
+                    event_atomic_replayed <= 1'b1;
+                    respond(`ROCE_OP_ATOMIC_ACKNOWLEDGE, request_psn, `ROCE_AETH_ACK, 13'd0);
+                    m_hdr_atomic_original <= atomic_replay_original;
+                    state <= S_RESPOND;
+                end else begin
+                    state <= S_IDLE;
+                end
             end else if (psn_duplicate && !is_read) begin
                 event_duplicate <= 1'b1;
                 respond(`ROCE_OP_ACKNOWLEDGE, expected_psn - 24'd1, `ROCE_AETH_ACK, 13'd0);
@@ -643,14 +743,13 @@ always @(posedge clk) begin
                     state <= has_payload ? S_DRAIN : S_IDLE;
                     after_respond <= S_IDLE;
                 end
-            end else if (opcode_out_of_sequence || is_atomic
+            end else if (opcode_out_of_sequence
                          || (is_write_start && {19'd0, request_payload_bytes} > request_length)
                          || (is_write_only && {19'd0, request_payload_bytes} != request_length)
                          || (is_write_continue && {19'd0, request_payload_bytes} > write_bytes_left)
                          || (is_write_continue && is_write_end && {19'd0, request_payload_bytes} != write_bytes_left)) begin
-                // Atomics are not supported, so they are invalid requests too (rxe: an unsupported
-                // opcode is a class C error). A SEND cut short completes its receive with the
-                // error; the QP's other receives are flushed once it is in the error state.
+                // A SEND cut short completes its receive with the error; the QP's other receives
+                // are flushed once it is in the error state.
                 event_invalid_request <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
@@ -660,12 +759,23 @@ always @(posedge clk) begin
                     receive_open <= 1'b0;
                 end
                 state <= S_RESPOND;
-            end else if ((is_write_start || is_read) && !access_ok) begin
+            end else if ((is_write_start || is_read || is_atomic) && !access_ok) begin
                 event_access_error <= 1'b1;
                 event_nak_sent <= 1'b1;
                 qp_error <= 1'b1;
                 respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_ACCESS, 13'd0);
                 state <= S_RESPOND;
+            end else if (is_atomic && request_va[2:0] != 3'd0) begin
+                // IBA 9.4.5: an atomic's operand is 8-byte aligned (rxe: misaligned atomic, class C)
+                event_invalid_request <= 1'b1;
+                event_nak_sent <= 1'b1;
+                qp_error <= 1'b1;
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_INVALID_REQUEST, 13'd0);
+                state <= S_RESPOND;
+            end else if (is_atomic) begin
+                nak_sent <= 1'b0;
+                fetch(request_va, 16'd8);
+                state <= S_ATOMIC_READ;
             end else if (takes_receive && rq_consumer == rq_producer && !psn_duplicate) begin
                 // No receive posted: nothing is executed and the requester tries again later
                 event_rnr_nak_sent <= 1'b1;
@@ -695,9 +805,7 @@ always @(posedge clk) begin
                     write_length <= request_length;
                 end
                 if (takes_receive) begin
-                    m_recv_cmd_addr <= qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT);
-                    m_recv_cmd_valid <= 1'b1;
-                    receive_wqe_beat <= 0;
+                    fetch(qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT), RECV_WQE_BYTES);
                     state <= S_RECEIVE_WAIT;
                 end else if (is_send) begin
                     state <= S_RECEIVE_CHECK;
@@ -815,9 +923,7 @@ always @(posedge clk) begin
                     complete_receive(`RDMA_WC_WR_FLUSH_ERR);
                     receive_open <= 1'b0;
                 end else if (rq_consumer != rq_producer) begin
-                    m_recv_cmd_addr <= qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT);
-                    m_recv_cmd_valid <= 1'b1;
-                    receive_wqe_beat <= 0;
+                    fetch(qp_rq_base + ({48'd0, rq_consumer & qp_rq_mask} << RECV_WQE_ADDRESS_SHIFT), RECV_WQE_BYTES);
                     state <= S_RECEIVE_WAIT;
                 end else begin
                     state <= S_WRITEBACK;
@@ -829,6 +935,54 @@ always @(posedge clk) begin
             post_receive_completion(receive_wqe[`RDMA_RECEIVE_WQE_WR_ID_LSB +: `RDMA_RECEIVE_WQE_WR_ID_WIDTH],
                                     `RDMA_WC_RECV, `RDMA_WC_WR_FLUSH_ERR, 32'd0, 32'd0, 1'b0);
             state <= S_FLUSH_NEXT;
+        end
+        S_ATOMIC_READ: begin
+            // The operand is the first 8 bytes of the read's only beat, little endian
+            if (s_recv_tvalid) begin
+                atomic_original <= s_recv_tdata[63:0];
+                atomic_read_failed <= s_recv_tuser;
+                state <= S_ATOMIC_WRITE_COMMAND;
+            end
+        end
+        S_ATOMIC_WRITE_COMMAND: begin
+            if (atomic_read_failed) begin
+                // The operand could not be read: answered as a WRITE that could not be written
+                qp_error <= 1'b1;
+                event_nak_sent <= 1'b1;
+                respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_OPERATIONAL, 13'd0);
+                state <= S_RESPOND;
+            end else begin
+                atomic_result <= request_opcode == `ROCE_OP_FETCH_ADD ? atomic_original + request_swap_add
+                               : atomic_original == request_compare ? request_swap_add : atomic_original;
+                m_write_cmd_addr <= request_va;
+                m_write_cmd_len <= 16'd8;
+                m_write_cmd_valid <= 1'b1;
+                state <= S_ATOMIC_WRITE_DATA;
+            end
+        end
+        S_ATOMIC_WRITE_DATA: begin
+            if (m_write_data_tready) begin
+                state <= S_ATOMIC_STATUS;
+            end
+        end
+        S_ATOMIC_STATUS: begin
+            if (write_status_valid) begin
+                if (write_status_error) begin
+                    qp_error <= 1'b1;
+                    event_nak_sent <= 1'b1;
+                    respond(`ROCE_OP_ACKNOWLEDGE, request_psn, `ROCE_AETH_NAK_REMOTE_OPERATIONAL, 13'd0);
+                end else begin
+                    expected_psn <= expected_psn + 24'd1;
+                    msn <= msn + 24'd1;
+                    atomic_results <= atomic_results_recorded;
+                    atomic_results_next <= atomic_results_next_recorded;
+                    event_atomic_done <= 1'b1;
+                    respond(`ROCE_OP_ATOMIC_ACKNOWLEDGE, request_psn, `ROCE_AETH_ACK, 13'd0);
+                    m_hdr_aeth_msn <= msn + 24'd1;
+                    m_hdr_atomic_original <= atomic_original;
+                end
+                state <= S_RESPOND;
+            end
         end
         S_READ_PACKET: begin
             if (!read_header_sent && !m_hdr_valid) begin

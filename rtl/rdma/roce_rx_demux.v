@@ -42,7 +42,7 @@ wire is_response, is_cnp;
 roce_opcode_info opcode_info_inst (
     .opcode(s_hdr_bth_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(), .starts_message(),
-    .ends_message(), .is_send(), .is_write(), .is_read_request(), .is_atomic(), .is_read_response(), .is_acknowledge(),
+    .ends_message(), .is_send(), .is_write(), .is_read_request(), .is_atomic(), .is_read_response(), .is_acknowledge(), .is_atomic_acknowledge(),
     .is_request(), .is_response(is_response), .is_cnp(is_cnp), .transport_header_bytes()
 );
 

@@ -83,6 +83,13 @@ module roce_rx_parser #(
     output wire [7:0]              m_hdr_aeth_syndrome,
     output wire [23:0]             m_hdr_aeth_msn,
     output wire [31:0]             m_hdr_immdt,
+    // An atomic request's AtomicETH: its virtual address and R_Key are on m_hdr_reth_va and
+    // m_hdr_reth_rkey (the same fields at the same place as a RETH's; m_hdr_reth_length is 0),
+    // its operands here
+    output wire [63:0]             m_hdr_atomic_swap_add,
+    output wire [63:0]             m_hdr_atomic_compare,
+    // An ATOMIC_ACKNOWLEDGE's AtomicAckETH: the operand's value before the atomic
+    output wire [63:0]             m_hdr_atomic_original,
     // Payload bytes, pad excluded; 0 means the frame has no payload beats
     output wire [12:0]             m_hdr_payload_bytes,
 
@@ -116,8 +123,9 @@ localparam [OFFSET_WIDTH-1:0] BEAT_BYTES = 18'd1 << LANE_WIDTH;
 localparam PAYLOAD_COUNT_WIDTH = $clog2(PAYLOAD_FIFO_DEPTH) + 1;
 localparam [OFFSET_WIDTH-1:0] PAYLOAD_CAPACITY = 18'd1 << $clog2(PAYLOAD_FIFO_DEPTH);
 
-// Bytes held for the checks and the metadata: up to the end of RETH + ImmDt
-localparam HEADER_BYTES = 74;
+// Bytes held for the checks and the metadata: up to the end of the longest extension headers,
+// the AtomicETH (RETH + ImmDt end 8 bytes sooner)
+localparam HEADER_BYTES = 82;
 localparam HEADER_BITS = HEADER_BYTES * 8;
 localparam HEADER_BEATS = (HEADER_BYTES + KEEP_WIDTH - 1) / KEEP_WIDTH;
 // Header byte offsets in the frame
@@ -136,6 +144,9 @@ localparam UDP_LENGTH_AT = 38;
 localparam BTH_AT = 42;
 localparam EXTENSION_AT = 54;
 localparam IMMDT_AFTER_RETH_AT = 70;
+localparam ATOMIC_SWAP_ADD_AT = 66;
+localparam ATOMIC_COMPARE_AT = 74;
+localparam ATOMIC_ORIGINAL_AT = 58;
 
 // Frame lengths that hold each header (without FCS)
 localparam [OFFSET_WIDTH-1:0] ETHERNET_END = 14;
@@ -160,7 +171,7 @@ localparam MIN_SHIFT = MIN_SHIFT_PAIR_1 < MIN_SHIFT_PAIR_2 ? MIN_SHIFT_PAIR_1 : 
 localparam KEPT_WIDTH = DATA_WIDTH - 8 * MIN_SHIFT;
 
 localparam HEADER_META_WIDTH = 48 + 48 + 32 + 32 + 8 + 8 + 16 + 8 + 1 + 1 + 16 + 1 + 1 + 24 + 1 + 24
-                             + 64 + 32 + 32 + 8 + 24 + 32 + 13;
+                             + 64 + 32 + 32 + 8 + 24 + 32 + 64 + 64 + 64 + 13;
 localparam HEADER_FIFO_WIDTH = (HEADER_META_WIDTH + 7) / 8 * 8;
 
 localparam [3:0] CAUSE_NONE = 4'd0;
@@ -257,6 +268,8 @@ wire       opcode_known_now;
 wire       has_reth_now;
 wire       has_aeth_now;
 wire       has_immdt_now;
+wire       is_atomic_now;
+wire       is_atomic_acknowledge_now;
 wire       has_payload_now;
 wire       full_pmtu_now;
 wire       starts_message_now;
@@ -275,9 +288,9 @@ roce_opcode_info opcode_info_inst (
     .ends_message(ends_message_now),
     .is_send(),
     .is_write(),
-    .is_read_request(), .is_atomic(),
+    .is_read_request(), .is_atomic(is_atomic_now),
     .is_read_response(),
-    .is_acknowledge(),
+    .is_acknowledge(), .is_atomic_acknowledge(is_atomic_acknowledge_now),
     .is_request(),
     .is_response(), .is_cnp(),
     .transport_header_bytes(transport_header_bytes_now)
@@ -457,6 +470,8 @@ reg [12:0] ended_payload_bytes;
 reg        ended_has_reth;
 reg        ended_has_aeth;
 reg        ended_has_immdt;
+reg        ended_is_atomic;
+reg        ended_is_atomic_acknowledge;
 
 wire icrc_residue_ok;
 wire header_fifo_ready;
@@ -569,10 +584,14 @@ wire [HEADER_META_WIDTH-1:0] header_meta = {
     header_reg[HEADER_BITS-1-8*(BTH_AT+5) -: 24],                               // destination QP
     header_reg[HEADER_BITS-1-8*(BTH_AT+8)],                                     // AckReq
     header_reg[HEADER_BITS-1-8*(BTH_AT+9) -: 24],                               // PSN
-    ended_has_reth ? header_reg[HEADER_BITS-1-8*EXTENSION_AT -: 128] : 128'd0,  // VA, R_Key, DMA length
+    ended_has_reth || ended_is_atomic ? header_reg[HEADER_BITS-1-8*EXTENSION_AT -: 96] : 96'd0,  // VA, R_Key
+    ended_has_reth ? header_reg[HEADER_BITS-1-8*(EXTENSION_AT+12) -: 32] : 32'd0,               // DMA length
     ended_has_aeth ? header_reg[HEADER_BITS-1-8*EXTENSION_AT -: 32] : 32'd0,    // syndrome, MSN
     !ended_has_immdt ? 32'd0 : ended_has_reth ? header_reg[HEADER_BITS-1-8*IMMDT_AFTER_RETH_AT -: 32]
                                               : header_reg[HEADER_BITS-1-8*EXTENSION_AT -: 32],
+    ended_is_atomic ? header_reg[HEADER_BITS-1-8*ATOMIC_SWAP_ADD_AT -: 64] : 64'd0,
+    ended_is_atomic ? header_reg[HEADER_BITS-1-8*ATOMIC_COMPARE_AT -: 64] : 64'd0,
+    ended_is_atomic_acknowledge ? header_reg[HEADER_BITS-1-8*ATOMIC_ORIGINAL_AT -: 64] : 64'd0,
     ended_payload_bytes
 };
 
@@ -582,7 +601,8 @@ assign {m_hdr_eth_dest_mac, m_hdr_eth_src_mac, m_hdr_ip_source, m_hdr_ip_dest, m
         m_hdr_udp_source_port, m_hdr_bth_opcode, m_hdr_bth_solicited, m_hdr_bth_migreq, m_hdr_bth_pkey,
         m_hdr_bth_fecn, m_hdr_bth_becn, m_hdr_bth_dest_qp, m_hdr_bth_ack_req, m_hdr_bth_psn,
         m_hdr_reth_va, m_hdr_reth_rkey, m_hdr_reth_length, m_hdr_aeth_syndrome, m_hdr_aeth_msn,
-        m_hdr_immdt, m_hdr_payload_bytes} = header_fifo_data[HEADER_META_WIDTH-1:0];
+        m_hdr_immdt, m_hdr_atomic_swap_add, m_hdr_atomic_compare, m_hdr_atomic_original,
+        m_hdr_payload_bytes} = header_fifo_data[HEADER_META_WIDTH-1:0];
 
 axis_fifo #(
     .DEPTH(HEADER_FIFO_DEPTH),
@@ -664,6 +684,8 @@ always @(posedge clk) begin
         ended_has_reth <= has_reth_now;
         ended_has_aeth <= has_aeth_now;
         ended_has_immdt <= has_immdt_now;
+        ended_is_atomic <= is_atomic_now;
+        ended_is_atomic_acknowledge <= is_atomic_acknowledge_now;
     end
 
     status_frame_good <= deliver;

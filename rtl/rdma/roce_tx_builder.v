@@ -9,7 +9,8 @@
 // full but the last) and leaves shifted behind the headers, so after the header beats the
 // frame moves one beat per clock. Facts from docs/reference/roce.md: IPv4 with DF set, UDP
 // destination port 4791 and checksum 0, BTH TVer 0 with PadCnt padding the payload to a multiple
-// of four bytes, RETH/AETH/ImmDt as the opcode requires (a CNP's 16 reserved bytes as zeros),
+// of four bytes, RETH/AETH/ImmDt/AtomicETH/AtomicAckETH as the opcode requires (a CNP's 16
+// reserved bytes as zeros),
 // ICRC last (roce_icrc_append).
 module roce_tx_builder #(
     // Width of tdata in bits (64 to 512, a multiple of 32)
@@ -42,6 +43,11 @@ module roce_tx_builder #(
     input  wire [7:0]              s_hdr_aeth_syndrome,
     input  wire [23:0]             s_hdr_aeth_msn,
     input  wire [31:0]             s_hdr_immdt,
+    // An atomic request's AtomicETH is s_hdr_reth_va and s_hdr_reth_rkey (where a RETH has them),
+    // then these operands; an ATOMIC_ACKNOWLEDGE's AtomicAckETH is s_hdr_atomic_original
+    input  wire [63:0]             s_hdr_atomic_swap_add,
+    input  wire [63:0]             s_hdr_atomic_compare,
+    input  wire [63:0]             s_hdr_atomic_original,
     // Payload bytes that follow on s_axis_payload (0: none; the opcode must allow a payload)
     input  wire [12:0]             s_hdr_payload_bytes,
 
@@ -63,8 +69,8 @@ module roce_tx_builder #(
 );
 
 localparam KEEP_WIDTH = DATA_WIDTH / 8;
-// Ethernet, IPv4, UDP, BTH, then at most RETH and ImmDt
-localparam MAX_HEADER_BYTES = 14 + 20 + 8 + 12 + 20;
+// Ethernet, IPv4, UDP, BTH, then at most an AtomicETH (RETH and ImmDt are 8 bytes fewer)
+localparam MAX_HEADER_BYTES = 14 + 20 + 8 + 12 + 28;
 localparam [7:0] BEAT_BYTES = KEEP_WIDTH[7:0];
 localparam [6:0] BEAT_MASK = KEEP_WIDTH[6:0] - 7'd1;
 localparam BEAT_SHIFT = $clog2(KEEP_WIDTH);
@@ -80,7 +86,7 @@ end
 
 // The builder trusts its caller (the engine's requester and responder) to pair opcodes with
 // payloads; it only needs to know which headers to write.
-wire       has_reth, has_aeth, has_immdt;
+wire       has_reth, has_aeth, has_immdt, is_atomic, is_atomic_acknowledge;
 wire [5:0] transport_header_bytes;
 
 roce_opcode_info opcode_info_inst (
@@ -95,9 +101,9 @@ roce_opcode_info opcode_info_inst (
     .ends_message(),
     .is_send(),
     .is_write(),
-    .is_read_request(), .is_atomic(),
+    .is_read_request(), .is_atomic(is_atomic),
     .is_read_response(),
-    .is_acknowledge(),
+    .is_acknowledge(), .is_atomic_acknowledge(is_atomic_acknowledge),
     .is_request(),
     .is_response(), .is_cnp(),
     .transport_header_bytes(transport_header_bytes)
@@ -131,7 +137,7 @@ wire [15:0] ip_checksum = ~ip_sum_folded;
 
 // Headers most significant byte first, as they go on the wire; extension headers left-aligned,
 // zero past the header's end
-reg [159:0]                    extension_headers;
+reg [223:0]                    extension_headers;
 reg [6:0]                      header_length;
 wire [MAX_HEADER_BYTES*8-1:0]  header_wire_order = {
     s_hdr_eth_dest_mac, s_hdr_eth_src_mac, 16'h0800,
@@ -144,13 +150,17 @@ wire [MAX_HEADER_BYTES*8-1:0]  header_wire_order = {
 };
 
 always @* begin
-    extension_headers = 160'd0;
+    extension_headers = 224'd0;
     if (has_reth) begin
-        extension_headers = {s_hdr_reth_va, s_hdr_reth_rkey, s_hdr_reth_length, has_immdt ? s_hdr_immdt : 32'd0};
+        extension_headers = {s_hdr_reth_va, s_hdr_reth_rkey, s_hdr_reth_length, has_immdt ? s_hdr_immdt : 32'd0, 64'd0};
+    end else if (is_atomic) begin
+        extension_headers = {s_hdr_reth_va, s_hdr_reth_rkey, s_hdr_atomic_swap_add, s_hdr_atomic_compare};
+    end else if (is_atomic_acknowledge) begin
+        extension_headers = {s_hdr_aeth_syndrome, s_hdr_aeth_msn, s_hdr_atomic_original, 128'd0};
     end else if (has_aeth) begin
-        extension_headers = {s_hdr_aeth_syndrome, s_hdr_aeth_msn, 128'd0};
+        extension_headers = {s_hdr_aeth_syndrome, s_hdr_aeth_msn, 192'd0};
     end else if (has_immdt) begin
-        extension_headers = {s_hdr_immdt, 128'd0};
+        extension_headers = {s_hdr_immdt, 192'd0};
     end
     header_length = 7'd42 + {1'b0, transport_header_bytes};
 end

@@ -19,17 +19,16 @@ import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, ETHERNET_HEADER_BYTES, MIN_ETHERNET_FRAME_BYTES, OPCODE_INFO, PMTUS,
-                                     RETH, Addressing, AtomicETH, ImmDt, MalformedFrame, Opcode, Position, RocePacket,
+                                     RETH, Addressing, AtomicAckETH, AtomicETH, ImmDt, MalformedFrame, Opcode, Position,
+                                     RocePacket,
                                      build_frame, parse_frame, parse_frame_or_none, reseal_icrc,
                                      with_ip_header)
-from dpuv.tb.roce_header_bus import BUS_OPCODES
+from dpuv.tb.roce_header_bus import BUS_OPCODES, fields_of
 from dpuv.tb.testbench import PAUSE_OPTIONS, pulse_reset, start_clock_and_reset, test_rng
 
-# Good frames of the opcodes the parser's header bus carries, and the atomic requests (the parser
-# passes them for their BTH fields, so the responder can refuse them; their AtomicETH is not on the
-# bus yet). The unknown-opcode case below still picks opcodes the model does not know either, so
-# that both name the same cause
-OPCODES = list(BUS_OPCODES) + [Opcode.COMPARE_SWAP, Opcode.FETCH_ADD]
+# Good frames of the opcodes the parser's header bus carries. The unknown-opcode case below
+# picks opcodes the model does not know either, so that both name the same cause
+OPCODES = list(BUS_OPCODES)
 GOOD = "good"
 MAC_ERROR = "mac_error"
 OVERFLOW = "overflow"
@@ -43,7 +42,7 @@ STATUS_OUTPUTS = {"status_frame_good": GOOD, "status_drop_mac_error": MAC_ERROR,
 HEADER_FIELDS = ("eth_dest_mac", "eth_src_mac", "ip_source", "ip_dest", "ip_tos", "ip_ttl", "udp_source_port",
                  "bth_opcode", "bth_solicited", "bth_migreq", "bth_pkey", "bth_fecn", "bth_becn", "bth_dest_qp",
                  "bth_ack_req", "bth_psn", "reth_va", "reth_rkey", "reth_length", "aeth_syndrome", "aeth_msn",
-                 "immdt", "payload_bytes")
+                 "immdt", "atomic_swap_add", "atomic_compare", "atomic_original", "payload_bytes")
 # Cycles from a frame's last beat on s_axis to its metadata on m_hdr, with idle buffers
 HEADER_LATENCY = 3
 # Frame offsets the ICRC reads as ones: IPv4 TOS, TTL, header checksum; UDP checksum; BTH byte 4
@@ -51,25 +50,9 @@ ICRC_MASKED_OFFSETS = (15, 22, 24, 25, 40, 41, 46)
 
 
 def header_fields(packet: RocePacket) -> dict[str, int]:
-    """The metadata the parser must present for a packet, absent extension headers as zero."""
-    address, bth = packet.addressing, packet.bth
-    return {
-        "eth_dest_mac": int(address.destination_mac.replace(":", ""), 16),
-        "eth_src_mac": int(address.source_mac.replace(":", ""), 16),
-        "ip_source": int(ipaddress.IPv4Address(address.source_ip)),
-        "ip_dest": int(ipaddress.IPv4Address(address.destination_ip)),
-        "ip_tos": address.tos, "ip_ttl": address.ttl, "udp_source_port": address.udp_source_port,
-        "bth_opcode": int(bth.opcode), "bth_solicited": int(bth.solicited), "bth_migreq": int(bth.migration),
-        "bth_pkey": bth.pkey, "bth_fecn": int(bth.fecn), "bth_becn": int(bth.becn), "bth_dest_qp": bth.dest_qp,
-        "bth_ack_req": int(bth.ack_req), "bth_psn": bth.psn,
-        "reth_va": packet.reth.virtual_address if packet.reth else 0,
-        "reth_rkey": packet.reth.rkey if packet.reth else 0,
-        "reth_length": packet.reth.dma_length if packet.reth else 0,
-        "aeth_syndrome": packet.aeth.syndrome if packet.aeth else 0,
-        "aeth_msn": packet.aeth.msn if packet.aeth else 0,
-        "immdt": packet.immdt.value if packet.immdt else 0,
-        "payload_bytes": len(packet.payload),
-    }
+    """The metadata the parser must present for a packet, absent extension headers as zero: the
+    transmit bus's fields, and the FECN bit a receiver sees (a sender never sets it)."""
+    return fields_of(packet) | {"bth_fecn": int(packet.bth.fecn)}
 
 
 def random_payload_length(rng, opcode: int, pmtu: int) -> int:
@@ -112,7 +95,8 @@ def random_packet(rng, pmtu: int, opcode: int | None = None, length: int | None 
         immdt=ImmDt(rng.getrandbits(32)) if info.has_immdt else None,
         payload=rng.randbytes(length),
         atomic_eth=AtomicETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(64), rng.getrandbits(64))
-        if info.has_atomic_eth else None)
+        if info.has_atomic_eth else None,
+        atomic_ack_eth=AtomicAckETH(rng.getrandbits(64)) if info.has_atomic_ack_eth else None)
 
 
 def mac_padded(rng, frame: bytes) -> bytes:

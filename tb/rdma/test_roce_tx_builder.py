@@ -10,7 +10,7 @@ import cocotb
 from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiStreamFrame
 
-from dpuv.models.roce_packet import (AETH, BTH, PMTUS, RETH, Addressing, ImmDt, Opcode, RocePacket,
+from dpuv.models.roce_packet import (AETH, BTH, PMTUS, RETH, Addressing, AtomicAckETH, AtomicETH, ImmDt, Opcode, RocePacket,
                                      build_frame, opcode_info)
 from dpuv.harness import perf
 from dpuv.tb import roce_scapy
@@ -39,7 +39,10 @@ def random_packet(rng: random.Random, opcode: Opcode, pmtu: int) -> RocePacket:
         RETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(32)) if info.has_reth else None,
         AETH(rng.getrandbits(8), rng.getrandbits(24)) if info.has_aeth else None,
         ImmDt(rng.getrandbits(32)) if info.has_immdt else None,
-        rng.randbytes(length))
+        rng.randbytes(length),
+        AtomicETH(rng.getrandbits(64), rng.getrandbits(32), rng.getrandbits(64), rng.getrandbits(64))
+        if info.has_atomic_eth else None,
+        AtomicAckETH(rng.getrandbits(64)) if info.has_atomic_ack_eth else None)
 
 
 class TB:

@@ -76,6 +76,7 @@ module rdma_engine_csr (
         output logic hwif_out_mr_ctrl_remote_write,
         output logic hwif_out_mr_ctrl_remote_read,
         output logic hwif_out_mr_ctrl_commit,
+        output logic hwif_out_mr_ctrl_remote_atomic,
         output logic [15:0] hwif_out_sq_doorbell_producer_index,
         output logic hwif_out_sq_doorbell_producer_index_swmod,
         output logic [15:0] hwif_out_sq_doorbell_qpn,
@@ -106,6 +107,7 @@ module rdma_engine_csr (
         input wire [10:0] hwif_in_dcqcn_state_alpha,
         input wire [1:0] hwif_in_dcqcn_state_stage,
         input wire [15:0] hwif_in_caps2_rate_limited_qps,
+        input wire [7:0] hwif_in_caps2_atomic_results,
         input wire [31:0] hwif_in_rx_frames_value,
         input wire [31:0] hwif_in_rx_bytes_value,
         input wire [31:0] hwif_in_rx_frames_good_value,
@@ -148,7 +150,9 @@ module rdma_engine_csr (
         input wire [31:0] hwif_in_ce_marked_received_value,
         input wire [31:0] hwif_in_cnps_sent_value,
         input wire [31:0] hwif_in_cnps_received_value,
-        input wire [31:0] hwif_in_rate_paced_cycles_value
+        input wire [31:0] hwif_in_rate_paced_cycles_value,
+        input wire [31:0] hwif_in_atomics_executed_value,
+        input wire [31:0] hwif_in_atomic_replays_value
     );
 
     //--------------------------------------------------------------------------
@@ -448,6 +452,8 @@ module rdma_engine_csr (
     logic decoded_reg_strb_cnps_sent;
     logic decoded_reg_strb_cnps_received;
     logic decoded_reg_strb_rate_paced_cycles;
+    logic decoded_reg_strb_atomics_executed;
+    logic decoded_reg_strb_atomic_replays;
     logic decoded_err;
 
     logic decoded_req;
@@ -768,6 +774,12 @@ module rdma_engine_csr (
         decoded_reg_strb_rate_paced_cycles = cpuif_req_masked & (cpuif_addr == 12'h1a8) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1a8);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1a8) & !cpuif_req_is_wr;
+        decoded_reg_strb_atomics_executed = cpuif_req_masked & (cpuif_addr == 12'h1ac) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1ac);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1ac) & !cpuif_req_is_wr;
+        decoded_reg_strb_atomic_replays = cpuif_req_masked & (cpuif_addr == 12'h1b0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h1b0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 12'h1b0) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
     end
 
@@ -954,6 +966,10 @@ module rdma_engine_csr (
     logic field_storage_mr_ctrl_commit_value;
     logic field_combo_mr_ctrl_commit_next;
     logic field_combo_mr_ctrl_commit_load_next;
+    // Field: rdma_engine.MR_CTRL.remote_atomic
+    logic field_storage_mr_ctrl_remote_atomic_value;
+    logic field_combo_mr_ctrl_remote_atomic_next;
+    logic field_combo_mr_ctrl_remote_atomic_load_next;
     // Field: rdma_engine.SQ_DOORBELL.producer_index
     logic [15:0] field_storage_sq_doorbell_producer_index_value;
     logic [15:0] field_combo_sq_doorbell_producer_index_next;
@@ -1912,6 +1928,26 @@ module rdma_engine_csr (
     end
     assign hwif_out_mr_ctrl_commit = field_storage_mr_ctrl_commit_value;
     always @(*) begin
+        logic next_c;
+        logic load_next_c;
+        next_c = field_storage_mr_ctrl_remote_atomic_value;
+        load_next_c = '0;
+        if(decoded_reg_strb_mr_ctrl && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage_mr_ctrl_remote_atomic_value & ~decoded_wr_biten[4:4]) | (decoded_wr_data[4:4] & decoded_wr_biten[4:4]);
+            load_next_c = '1;
+        end
+        field_combo_mr_ctrl_remote_atomic_next = next_c;
+        field_combo_mr_ctrl_remote_atomic_load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage_mr_ctrl_remote_atomic_value <= 1'h0;
+        end else if(field_combo_mr_ctrl_remote_atomic_load_next) begin
+            field_storage_mr_ctrl_remote_atomic_value <= field_combo_mr_ctrl_remote_atomic_next;
+        end
+    end
+    assign hwif_out_mr_ctrl_remote_atomic = field_storage_mr_ctrl_remote_atomic_value;
+    always @(*) begin
         logic [15:0] next_c;
         logic load_next_c;
         next_c = field_storage_sq_doorbell_producer_index_value;
@@ -2391,7 +2427,7 @@ always @(*) begin
             readback_data_var[31:0] = 32'h52444d41;
         end
         if(rd_mux_addr == 12'h4) begin
-            readback_data_var[31:0] = 32'h20003;
+            readback_data_var[31:0] = 32'h20004;
         end
         if(rd_mux_addr == 12'h8) begin
             readback_data_var[31:0] = hwif_in_block_next_address;
@@ -2507,6 +2543,7 @@ always @(*) begin
             readback_data_var[0] = field_storage_mr_ctrl_valid_value;
             readback_data_var[1] = field_storage_mr_ctrl_remote_write_value;
             readback_data_var[2] = field_storage_mr_ctrl_remote_read_value;
+            readback_data_var[4] = field_storage_mr_ctrl_remote_atomic_value;
         end
         if(rd_mux_addr == 12'hb0) begin
             readback_data_var[31:0] = field_storage_cq_base_low_value_value;
@@ -2570,6 +2607,7 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'hfc) begin
             readback_data_var[15:0] = hwif_in_caps2_rate_limited_qps;
+            readback_data_var[23:16] = hwif_in_caps2_atomic_results;
         end
         if(rd_mux_addr == 12'h100) begin
             readback_data_var[31:0] = hwif_in_rx_frames_value;
@@ -2699,6 +2737,12 @@ always @(*) begin
         end
         if(rd_mux_addr == 12'h1a8) begin
             readback_data_var[31:0] = hwif_in_rate_paced_cycles_value;
+        end
+        if(rd_mux_addr == 12'h1ac) begin
+            readback_data_var[31:0] = hwif_in_atomics_executed_value;
+        end
+        if(rd_mux_addr == 12'h1b0) begin
+            readback_data_var[31:0] = hwif_in_atomic_replays_value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

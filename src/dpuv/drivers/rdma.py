@@ -252,8 +252,9 @@ async def commit_qp(window: BlockWindow) -> None:
 
 
 async def register_region(window: BlockWindow, rkey: int, base: int, length: int,
-                          remote_write: bool = True, remote_read: bool = True) -> None:
-    """A region peers may reach with `rkey`; the key's low bits pick the table entry."""
+                          remote_write: bool = True, remote_read: bool = True, remote_atomic: bool = False) -> None:
+    """A region peers may reach with `rkey`; the key's low bits pick the table entry. Atomics on it
+    are refused unless `remote_atomic` (verbs IBV_ACCESS_REMOTE_ATOMIC)."""
     entries = BLOCK["CAPS"].field("mr_count").extract(await window.read_register("CAPS"))
     for name, value in (("MR_INDEX", rkey % entries), ("MR_RKEY", rkey), ("MR_BASE_LOW", base & 0xFFFFFFFF),
                         ("MR_BASE_HIGH", base >> 32), ("MR_LENGTH", length)):
@@ -262,6 +263,7 @@ async def register_region(window: BlockWindow, rkey: int, base: int, length: int
     value = ctrl.field("valid").insert(0, 1)
     value = ctrl.field("remote_write").insert(value, int(remote_write))
     value = ctrl.field("remote_read").insert(value, int(remote_read))
+    value = ctrl.field("remote_atomic").insert(value, int(remote_atomic))
     await window.write_register("MR_CTRL", ctrl.field("commit").insert(value, 1))
 
 

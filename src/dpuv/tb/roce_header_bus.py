@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import ipaddress
 
-from dpuv.models.roce_packet import AETH, BTH, OPCODE_INFO, RETH, Addressing, ImmDt, RocePacket
+from dpuv.models.roce_packet import AETH, BTH, OPCODE_INFO, RETH, Addressing, AtomicAckETH, AtomicETH, ImmDt, RocePacket
 from dpuv.tb.testbench import handshake
 
 # The opcodes whose headers this bus has fields for, and so the ones the engine's parser and
-# builder handle (a CNP's reserved bytes are zeros the builder writes): the model's AtomicETH and
-# AtomicAckETH come before the RTL's
-BUS_OPCODES = tuple(sorted(opcode for opcode, info in OPCODE_INFO.items()
-                           if not (info.has_atomic_eth or info.has_atomic_ack_eth)))
+# builder handle (a CNP's reserved bytes are zeros the builder writes): every one the model knows
+BUS_OPCODES = tuple(sorted(OPCODE_INFO))
 
 
 def _mac_number(mac: str) -> int:
@@ -26,8 +24,10 @@ def _mac_text(number: int) -> str:
 
 
 def fields_of(packet: RocePacket) -> dict[str, int]:
-    """Bus field values (without the prefix) that describe `packet`; absent headers read 0."""
+    """Bus field values (without the prefix) that describe `packet`; absent headers read 0. An
+    AtomicETH's address and R_Key ride on the RETH's fields (where a RETH has them on the wire)."""
     address, bth = packet.addressing, packet.bth
+    addressed = packet.reth or packet.atomic_eth
     return {
         "eth_dest_mac": _mac_number(address.destination_mac),
         "eth_src_mac": _mac_number(address.source_mac),
@@ -44,12 +44,15 @@ def fields_of(packet: RocePacket) -> dict[str, int]:
         "bth_dest_qp": bth.dest_qp,
         "bth_ack_req": int(bth.ack_req),
         "bth_psn": bth.psn,
-        "reth_va": packet.reth.virtual_address if packet.reth else 0,
-        "reth_rkey": packet.reth.rkey if packet.reth else 0,
+        "reth_va": addressed.virtual_address if addressed else 0,
+        "reth_rkey": addressed.rkey if addressed else 0,
         "reth_length": packet.reth.dma_length if packet.reth else 0,
         "aeth_syndrome": packet.aeth.syndrome if packet.aeth else 0,
         "aeth_msn": packet.aeth.msn if packet.aeth else 0,
         "immdt": packet.immdt.value if packet.immdt else 0,
+        "atomic_swap_add": packet.atomic_eth.swap_add if packet.atomic_eth else 0,
+        "atomic_compare": packet.atomic_eth.compare if packet.atomic_eth else 0,
+        "atomic_original": packet.atomic_ack_eth.original if packet.atomic_ack_eth else 0,
         "payload_bytes": len(packet.payload),
     }
 
@@ -70,6 +73,9 @@ def packet_of(fields: dict[str, int], payload: bytes) -> RocePacket:
         AETH(fields["aeth_syndrome"], fields["aeth_msn"]) if info.has_aeth else None,
         ImmDt(fields["immdt"]) if info.has_immdt else None,
         payload,
+        AtomicETH(fields["reth_va"], fields["reth_rkey"], fields["atomic_swap_add"], fields["atomic_compare"])
+        if info.has_atomic_eth else None,
+        AtomicAckETH(fields["atomic_original"]) if info.has_atomic_ack_eth else None,
     )
 
 

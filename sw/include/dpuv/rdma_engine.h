@@ -16,11 +16,11 @@ extern "C" {
 #define BLOCK_TYPE_REG_ID_72CB2C84__ID_bw 32
 #define BLOCK_TYPE_REG_ID_72CB2C84__ID_reset 0x52444d41
 
-// reg - block_version_reg_version_449f28c7
-#define BLOCK_VERSION_REG_VERSION_449F28C7__VERSION_bm 0xffffffff
-#define BLOCK_VERSION_REG_VERSION_449F28C7__VERSION_bp 0
-#define BLOCK_VERSION_REG_VERSION_449F28C7__VERSION_bw 32
-#define BLOCK_VERSION_REG_VERSION_449F28C7__VERSION_reset 0x20003
+// reg - block_version_reg_version_60390239
+#define BLOCK_VERSION_REG_VERSION_60390239__VERSION_bm 0xffffffff
+#define BLOCK_VERSION_REG_VERSION_60390239__VERSION_bp 0
+#define BLOCK_VERSION_REG_VERSION_60390239__VERSION_bw 32
+#define BLOCK_VERSION_REG_VERSION_60390239__VERSION_reset 0x20004
 
 // reg - block_next_reg
 #define BLOCK_NEXT_REG__ADDRESS_bm 0xffffffff
@@ -279,6 +279,10 @@ extern "C" {
 #define RDMA_ENGINE__MR_CTRL__COMMIT_bp 3
 #define RDMA_ENGINE__MR_CTRL__COMMIT_bw 1
 #define RDMA_ENGINE__MR_CTRL__COMMIT_reset 0x0
+#define RDMA_ENGINE__MR_CTRL__REMOTE_ATOMIC_bm 0x10
+#define RDMA_ENGINE__MR_CTRL__REMOTE_ATOMIC_bp 4
+#define RDMA_ENGINE__MR_CTRL__REMOTE_ATOMIC_bw 1
+#define RDMA_ENGINE__MR_CTRL__REMOTE_ATOMIC_reset 0x0
 
 // reg - rdma_engine::SQ_DOORBELL
 #define RDMA_ENGINE__SQ_DOORBELL__PRODUCER_INDEX_bm 0xffff
@@ -429,6 +433,9 @@ extern "C" {
 #define RDMA_ENGINE__CAPS2__RATE_LIMITED_QPS_bm 0xffff
 #define RDMA_ENGINE__CAPS2__RATE_LIMITED_QPS_bp 0
 #define RDMA_ENGINE__CAPS2__RATE_LIMITED_QPS_bw 16
+#define RDMA_ENGINE__CAPS2__ATOMIC_RESULTS_bm 0xff0000
+#define RDMA_ENGINE__CAPS2__ATOMIC_RESULTS_bp 16
+#define RDMA_ENGINE__CAPS2__ATOMIC_RESULTS_bw 8
 
 // reg - rdma_counter_reg_desc_76f42022
 #define RDMA_COUNTER_REG_DESC_76F42022__VALUE_bm 0xffffffff
@@ -645,6 +652,16 @@ extern "C" {
 #define RDMA_COUNTER_REG_DESC_F6FC7893__VALUE_bp 0
 #define RDMA_COUNTER_REG_DESC_F6FC7893__VALUE_bw 32
 
+// reg - rdma_counter_reg_desc_ee62ebe5
+#define RDMA_COUNTER_REG_DESC_EE62EBE5__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_EE62EBE5__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_EE62EBE5__VALUE_bw 32
+
+// reg - rdma_counter_reg_desc_a4ffe328
+#define RDMA_COUNTER_REG_DESC_A4FFE328__VALUE_bm 0xffffffff
+#define RDMA_COUNTER_REG_DESC_A4FFE328__VALUE_bp 0
+#define RDMA_COUNTER_REG_DESC_A4FFE328__VALUE_bw 32
+
 // addrmap - rdma_engine
 typedef struct __attribute__ ((__packed__)) {
     uint32_t BLOCK_TYPE;
@@ -751,10 +768,12 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t CNPS_SENT;
     uint32_t CNPS_RECEIVED;
     uint32_t RATE_PACED_CYCLES;
+    uint32_t ATOMICS_EXECUTED;
+    uint32_t ATOMIC_REPLAYS;
 } rdma_engine_t;
 
 
-static_assert(sizeof(rdma_engine_t) == 0x1ac, "Packing error");
+static_assert(sizeof(rdma_engine_t) == 0x1b4, "Packing error");
 
 #ifdef __cplusplus
 }

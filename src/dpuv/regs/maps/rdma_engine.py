@@ -13,7 +13,7 @@ REGISTERS = (
     Register(
         'BLOCK_VERSION', 0x0004, 32,
         (
-            Field('version', 0, 32, 'r', 0x20003),
+            Field('version', 0, 32, 'r', 0x20004),
         ),
         'Register-map version of this block: major in [31:16], minor in [15:0].',
     ),
@@ -267,6 +267,7 @@ REGISTERS = (
             Field('remote_write', 1, 1, 'rw', 0x1),
             Field('remote_read', 2, 1, 'rw', 0x1),
             Field('commit', 3, 1, 'w', 0x0),
+            Field('remote_atomic', 4, 1, 'rw', 0x0),
         ),
         '',
     ),
@@ -427,6 +428,7 @@ REGISTERS = (
         'CAPS2', 0x00fc, 32,
         (
             Field('rate_limited_qps', 0, 16, 'r', None),
+            Field('atomic_results', 16, 8, 'r', None),
         ),
         '',
     ),
@@ -731,6 +733,20 @@ REGISTERS = (
         ),
         "Cycles a request packet waited for its QP's DCQCN rate.",
     ),
+    Register(
+        'ATOMICS_EXECUTED', 0x01ac, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'COMPARE_SWAP and FETCH_ADD requests executed by the responder (each once).',
+    ),
+    Register(
+        'ATOMIC_REPLAYS', 0x01b0, 32,
+        (
+            Field('value', 0, 32, 'r', None),
+        ),
+        'Retried atomics answered from the kept results, not executed again.',
+    ),
 )
 
-BLOCK = Block('rdma_engine', 0x52444d41, 0x00020003, 0x1ac, REGISTERS)
+BLOCK = Block('rdma_engine', 0x52444d41, 0x00020004, 0x1b4, REGISTERS)
