@@ -345,7 +345,7 @@ wire [7:0]  rx_hdr_opcode, rx_hdr_syndrome;
 wire [23:0] rx_hdr_dest_qp, rx_hdr_psn;
 wire [63:0] rx_hdr_va;
 wire [31:0] rx_hdr_rkey, rx_hdr_length, rx_hdr_immdt, rx_hdr_ip_dest;
-wire [63:0] rx_hdr_atomic_swap_add, rx_hdr_atomic_compare;
+wire [63:0] rx_hdr_atomic_swap_add, rx_hdr_atomic_compare, rx_hdr_atomic_original;
 wire [15:0] rx_hdr_pkey;
 wire [7:0]  rx_hdr_ip_tos;
 wire [12:0] rx_hdr_payload_bytes;
@@ -371,9 +371,8 @@ roce_rx_parser #(
     .m_hdr_bth_dest_qp(rx_hdr_dest_qp), .m_hdr_bth_ack_req(rx_hdr_ack_req), .m_hdr_bth_psn(rx_hdr_psn),
     .m_hdr_reth_va(rx_hdr_va), .m_hdr_reth_rkey(rx_hdr_rkey), .m_hdr_reth_length(rx_hdr_length),
     .m_hdr_aeth_syndrome(rx_hdr_syndrome), .m_hdr_aeth_msn(), .m_hdr_immdt(rx_hdr_immdt),
-    // The requester sends no atomics yet, so it takes no ATOMIC_ACKNOWLEDGE's value
     .m_hdr_atomic_swap_add(rx_hdr_atomic_swap_add), .m_hdr_atomic_compare(rx_hdr_atomic_compare),
-    .m_hdr_atomic_original(), .m_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .m_hdr_atomic_original(rx_hdr_atomic_original), .m_hdr_payload_bytes(rx_hdr_payload_bytes),
     .m_axis_payload_tdata(rx_payload_tdata), .m_axis_payload_tkeep(rx_payload_tkeep),
     .m_axis_payload_tvalid(rx_payload_tvalid), .m_axis_payload_tready(rx_payload_tready),
     .m_axis_payload_tlast(rx_payload_tlast),
@@ -589,7 +588,8 @@ roce_responder #(
 
 wire        event_doorbell_rejected, event_ack_received, event_nak_received, event_response_dropped, event_timeout,
             event_retry, event_completion_error, event_request_sent, event_retransmit, event_rnr_nak_received;
-wire        job_valid, job_ready, job_read, job_send, job_with_immediate;
+wire        job_valid, job_ready, job_read, job_send, job_with_immediate, job_atomic, job_fetch_add;
+wire [63:0] job_swap_add, job_compare;
 wire [47:0] job_dest_mac;
 wire [31:0] job_dest_ip, job_rkey, job_length, job_immediate;
 wire [15:0] job_udp_source_port;
@@ -618,10 +618,14 @@ roce_requester #(
     .doorbell_valid(sq_doorbell_valid), .doorbell_qpn(sq_doorbell_qpn), .doorbell_producer_index(sq_doorbell_producer_index),
     .s_hdr_valid(response_hdr_valid), .s_hdr_ready(response_hdr_ready), .s_hdr_bth_opcode(rx_hdr_opcode),
     .s_hdr_bth_dest_qp(rx_hdr_dest_qp), .s_hdr_bth_psn(rx_hdr_psn), .s_hdr_aeth_syndrome(rx_hdr_syndrome),
-    .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_hdr_atomic_original(rx_hdr_atomic_original), .s_hdr_payload_bytes(rx_hdr_payload_bytes),
+    .s_payload_tdata(rx_payload_tdata), .s_payload_tkeep(rx_payload_tkeep),
     .s_payload_tvalid(response_payload_tvalid), .s_payload_tready(response_payload_tready),
     .s_payload_tlast(rx_payload_tlast),
+    .m_write_data_tdata(dma_write_tdata[1*DATA_WIDTH +: DATA_WIDTH]),
+    .m_write_data_tkeep(dma_write_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]),
     .m_write_data_tvalid(dma_write_tvalid[1]), .m_write_data_tready(dma_write_tready[1]),
+    .m_write_data_tlast(dma_write_tlast[1]),
     .m_write_cmd_addr(dma_write_cmd_addr[1*64 +: 64]), .m_write_cmd_len(dma_write_cmd_len[1*16 +: 16]),
     .m_write_cmd_valid(dma_write_cmd_valid[1]), .m_write_cmd_ready(dma_write_cmd_ready[1]),
     .write_status_valid(dma_write_status_valid[1]), .write_status_error(dma_write_status_error[1]),
@@ -630,7 +634,8 @@ roce_requester #(
     .s_wqe_tdata(dma_read_tdata[2*DATA_WIDTH +: DATA_WIDTH]), .s_wqe_tvalid(dma_read_tvalid[2]),
     .s_wqe_tready(dma_read_tready[2]), .s_wqe_tlast(dma_read_tlast[2]),
     .m_job_valid(job_valid), .m_job_ready(job_ready), .m_job_read(job_read), .m_job_send(job_send),
-    .m_job_with_immediate(job_with_immediate), .m_job_dest_mac(job_dest_mac), .m_job_dest_ip(job_dest_ip),
+    .m_job_with_immediate(job_with_immediate), .m_job_atomic(job_atomic), .m_job_fetch_add(job_fetch_add),
+    .m_job_swap_add(job_swap_add), .m_job_compare(job_compare), .m_job_dest_mac(job_dest_mac), .m_job_dest_ip(job_dest_ip),
     .m_job_udp_source_port(job_udp_source_port), .m_job_dest_qp(job_dest_qp), .m_job_qpn(job_qpn),
     .m_job_pmtu_code(job_pmtu_code),
     .m_job_local_address(job_local_address), .m_job_remote_address(job_remote_address), .m_job_rkey(job_rkey),
@@ -644,9 +649,6 @@ roce_requester #(
     .event_completion_error(event_completion_error)
 );
 
-assign dma_write_tdata[1*DATA_WIDTH +: DATA_WIDTH] = rx_payload_tdata;
-assign dma_write_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH] = rx_payload_tkeep;
-assign dma_write_tlast[1] = rx_payload_tlast;
 
 wire        requester_hdr_valid, requester_hdr_ready, requester_hdr_ack_req;
 wire [47:0] requester_hdr_eth_dest_mac;
@@ -654,7 +656,7 @@ wire [31:0] requester_hdr_ip_dest, requester_hdr_reth_rkey, requester_hdr_reth_l
 wire [15:0] requester_hdr_udp_source_port;
 wire [7:0]  requester_hdr_opcode;
 wire [23:0] requester_hdr_dest_qp, requester_hdr_psn;
-wire [63:0] requester_hdr_reth_va;
+wire [63:0] requester_hdr_reth_va, requester_hdr_atomic_swap_add, requester_hdr_atomic_compare;
 wire [12:0] requester_hdr_payload_bytes;
 
 roce_segmenter #(
@@ -662,7 +664,8 @@ roce_segmenter #(
 ) segmenter_inst (
     .clk(clk), .rst(rst),
     .s_job_valid(job_valid), .s_job_ready(job_ready), .s_job_read(job_read), .s_job_send(job_send),
-    .s_job_with_immediate(job_with_immediate), .s_job_dest_mac(job_dest_mac), .s_job_dest_ip(job_dest_ip),
+    .s_job_with_immediate(job_with_immediate), .s_job_atomic(job_atomic), .s_job_fetch_add(job_fetch_add),
+    .s_job_swap_add(job_swap_add), .s_job_compare(job_compare), .s_job_dest_mac(job_dest_mac), .s_job_dest_ip(job_dest_ip),
     .s_job_udp_source_port(job_udp_source_port), .s_job_dest_qp(job_dest_qp), .s_job_qpn(job_qpn),
     .s_job_pmtu_code(job_pmtu_code),
     .s_job_local_address(job_local_address), .s_job_remote_address(job_remote_address), .s_job_rkey(job_rkey),
@@ -674,6 +677,7 @@ roce_segmenter #(
     .m_hdr_bth_dest_qp(requester_hdr_dest_qp), .m_hdr_qpn(requester_hdr_qpn), .m_hdr_bth_ack_req(requester_hdr_ack_req),
     .m_hdr_bth_psn(requester_hdr_psn), .m_hdr_reth_va(requester_hdr_reth_va), .m_hdr_reth_rkey(requester_hdr_reth_rkey),
     .m_hdr_reth_length(requester_hdr_reth_length), .m_hdr_immdt(requester_hdr_immdt),
+    .m_hdr_atomic_swap_add(requester_hdr_atomic_swap_add), .m_hdr_atomic_compare(requester_hdr_atomic_compare),
     .m_hdr_payload_bytes(requester_hdr_payload_bytes),
     .m_read_cmd_addr(dma_read_cmd_addr[1*64 +: 64]), .m_read_cmd_len(dma_read_cmd_len[1*16 +: 16]),
     .m_read_cmd_valid(dma_read_cmd_valid[1]), .m_read_cmd_ready(dma_read_cmd_ready[1]),
@@ -824,8 +828,9 @@ roce_tx_builder #(
     .s_hdr_bth_dest_qp(requester_hdr_dest_qp), .s_hdr_bth_ack_req(requester_hdr_ack_req),
     .s_hdr_bth_psn(requester_hdr_psn), .s_hdr_reth_va(requester_hdr_reth_va), .s_hdr_reth_rkey(requester_hdr_reth_rkey),
     .s_hdr_reth_length(requester_hdr_reth_length), .s_hdr_aeth_syndrome(8'd0), .s_hdr_aeth_msn(24'd0),
-    .s_hdr_immdt(requester_hdr_immdt), .s_hdr_atomic_swap_add(64'd0), .s_hdr_atomic_compare(64'd0),
-    .s_hdr_atomic_original(64'd0), .s_hdr_payload_bytes(requester_hdr_payload_bytes),
+    .s_hdr_immdt(requester_hdr_immdt), .s_hdr_atomic_swap_add(requester_hdr_atomic_swap_add),
+    .s_hdr_atomic_compare(requester_hdr_atomic_compare), .s_hdr_atomic_original(64'd0),
+    .s_hdr_payload_bytes(requester_hdr_payload_bytes),
     .s_axis_payload_tdata(dma_read_tdata[1*DATA_WIDTH +: DATA_WIDTH]),
     .s_axis_payload_tkeep(dma_read_tkeep[1*KEEP_WIDTH +: KEEP_WIDTH]), .s_axis_payload_tvalid(dma_read_tvalid[1]),
     .s_axis_payload_tready(dma_read_tready[1]), .s_axis_payload_tlast(dma_read_tlast[1]),

@@ -25,6 +25,11 @@
 //   0 = never) go back N: sending starts again at the oldest unacknowledged PSN. Each costs one
 //   of the QP's retry_count tries, which come back with every acknowledged PSN; with none left
 //   the QP enters the error state. A NAK for a PSN already being retried is not counted twice.
+// - An atomic (COMPARE_SWAP, FETCH_ADD) takes one PSN and is answered by an ATOMIC_ACKNOWLEDGE,
+//   whose original value goes to the WQE's local buffer (8 bytes, little endian) before the
+//   completion; like a READ, it is not acknowledged by an ACK beyond it (an implicit NAK). It is
+//   sent only once every request before it is complete, so at most one atomic of a QP is ever
+//   outstanding: within any responder's max_dest_rd_atomic, whose results it must keep.
 // - NAK invalid request, remote access error and remote operational error end the oldest
 //   request with that status and put the QP in the error state.
 // - In the error state the oldest request completes with the error and every other posted one
@@ -81,13 +86,20 @@ module roce_requester #(
     input  wire [23:0]                   s_hdr_bth_dest_qp,
     input  wire [23:0]                   s_hdr_bth_psn,
     input  wire [7:0]                    s_hdr_aeth_syndrome,
+    input  wire [63:0]                   s_hdr_atomic_original,
     input  wire [12:0]                   s_hdr_payload_bytes,
+    input  wire [DATA_WIDTH-1:0]         s_payload_tdata,
+    input  wire [DATA_WIDTH/8-1:0]       s_payload_tkeep,
     input  wire                          s_payload_tvalid,
     output wire                          s_payload_tready,
     input  wire                          s_payload_tlast,
-    // READ response payloads go to host memory through the DMA writer, or are drained
+    // READ response payloads and atomics' original values go to host memory through the DMA
+    // writer; other payloads are drained
+    output wire [DATA_WIDTH-1:0]         m_write_data_tdata,
+    output wire [DATA_WIDTH/8-1:0]       m_write_data_tkeep,
     output wire                          m_write_data_tvalid,
     input  wire                          m_write_data_tready,
+    output wire                          m_write_data_tlast,
     output reg  [63:0]                   m_write_cmd_addr,
     output reg  [15:0]                   m_write_cmd_len,
     output reg                           m_write_cmd_valid,
@@ -111,6 +123,10 @@ module roce_requester #(
     output reg                           m_job_read,
     output reg                           m_job_send,
     output reg                           m_job_with_immediate,
+    output reg                           m_job_atomic,
+    output reg                           m_job_fetch_add,
+    output reg  [63:0]                   m_job_swap_add,
+    output reg  [63:0]                   m_job_compare,
     output reg  [47:0]                   m_job_dest_mac,
     output reg  [31:0]                   m_job_dest_ip,
     output reg  [15:0]                   m_job_udp_source_port,
@@ -214,6 +230,8 @@ endfunction
 function [7:0] completion_opcode(input [7:0] wqe_opcode);
     begin
         completion_opcode = wqe_opcode == `RDMA_WQE_READ ? `RDMA_WC_RDMA_READ
+                          : wqe_opcode == `RDMA_WQE_COMPARE_SWAP ? `RDMA_WC_COMP_SWAP
+                          : wqe_opcode == `RDMA_WQE_FETCH_ADD ? `RDMA_WC_FETCH_ADD
                           : (wqe_opcode == `RDMA_WQE_SEND || wqe_opcode == `RDMA_WQE_SEND_IMM) ? `RDMA_WC_SEND : `RDMA_WC_RDMA_WRITE;
     end
 endfunction
@@ -301,7 +319,7 @@ end
 localparam [4:0] S_IDLE = 5'd0, S_LOAD = 5'd1, S_DECIDE = 5'd2, S_FETCH_WAIT = 5'd4,
                  S_FETCHED = 5'd5, S_RETIRE = 5'd7, S_AFTER_RETIRE = 5'd8, S_READ_DATA = 5'd9,
                  S_READ_STATUS = 5'd10, S_DRAIN = 5'd11, S_COMPLETE = 5'd12, S_ERROR_FLUSH = 5'd13,
-                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15, S_RNR_WAIT = 5'd16;
+                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15, S_RNR_WAIT = 5'd16, S_ATOMIC_DATA = 5'd17;
 // What the FSM is doing for the QP
 localparam [1:0] JOB_SEND = 2'd0, JOB_RESPONSE = 2'd1, JOB_TIMER = 2'd2;
 // Why a WQE is being fetched
@@ -322,9 +340,10 @@ reg [7:0]  response_opcode;
 reg [23:0] response_psn;
 reg [7:0]  response_syndrome;
 reg [12:0] response_payload_bytes;
+reg [63:0] response_atomic_original;
 reg        response_unknown_qp;
 // Where the oldest request stands after the PSNs before this response are acknowledged:
-// the acknowledgement reached no further than a READ still missing responses
+// the acknowledgement reached no further than a READ or atomic still missing its response
 reg        retire_blocked_by_read;
 // The response acknowledged at least one PSN
 reg        progressed;
@@ -431,7 +450,13 @@ wire [63:0] wqe_local_address = wqe[`RDMA_SEND_WQE_LOCAL_ADDRESS_LSB +: `RDMA_SE
 wire [31:0] wqe_length = wqe[`RDMA_SEND_WQE_LENGTH_LSB +: `RDMA_SEND_WQE_LENGTH_WIDTH];
 wire [31:0] wqe_rkey = wqe[`RDMA_SEND_WQE_RKEY_LSB +: `RDMA_SEND_WQE_RKEY_WIDTH];
 wire [63:0] wqe_remote_address = wqe[`RDMA_SEND_WQE_REMOTE_ADDRESS_LSB +: `RDMA_SEND_WQE_REMOTE_ADDRESS_WIDTH];
-wire        wqe_known = wqe_opcode <= `RDMA_WQE_READ && !wqe_length[31];
+wire [63:0] wqe_compare = wqe[`RDMA_SEND_WQE_COMPARE_LSB +: `RDMA_SEND_WQE_COMPARE_WIDTH];
+wire [63:0] wqe_swap_add = wqe[`RDMA_SEND_WQE_SWAP_ADD_LSB +: `RDMA_SEND_WQE_SWAP_ADD_WIDTH];
+wire        wqe_atomic = wqe_opcode == `RDMA_WQE_COMPARE_SWAP || wqe_opcode == `RDMA_WQE_FETCH_ADD;
+// An atomic's local buffer holds its 8-byte original value, and nothing else will do
+wire        wqe_known = wqe_atomic ? wqe_length == 32'd8 : wqe_opcode <= `RDMA_WQE_READ && !wqe_length[31];
+// An atomic waits until it is the oldest incomplete request: one outstanding atomic at most
+wire        wqe_sendable = wqe_known && (!wqe_atomic || oldest_wqe == next_wqe);
 wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
 
 // The next WQE of the QP a WQE was just taken from, fetched ahead (roce_wqe_prefetch): asked for as
@@ -440,7 +465,7 @@ wire [23:0] wqe_packets = packets_of(wqe_length, qp_pmtu_code);
 // back N meanwhile) is dropped then.
 wire                  prefetch_empty, prefetch_pending, prefetch_held_for_qp, prefetch_hit;
 wire [WQE_BYTES*8-1:0] prefetch_wqe;
-wire                  prefetch_issue = state == S_FETCHED && fetch_purpose == FETCH_SEND && wqe_known && prefetch_empty
+wire                  prefetch_issue = state == S_FETCHED && fetch_purpose == FETCH_SEND && wqe_sendable && prefetch_empty
                                     && next_wqe + 16'd1 != producer_index && !cancelled && !cfg_qp_write;
 wire                  prefetch_consume = state == S_DECIDE && job == JOB_SEND && prefetch_held_for_qp;
 
@@ -478,13 +503,15 @@ always @(posedge clk) begin
     read_expected_bytes <= read_left_now > pmtu_bytes ? pmtu_bytes : read_left_now;
 end
 // What the response is, from the shared decoder
-wire        response_is_read, response_is_acknowledge, response_starts_message, response_ends_message;
+wire        response_is_read, response_is_acknowledge, response_is_atomic_acknowledge, response_starts_message,
+            response_ends_message;
 
 roce_opcode_info opcode_info_inst (
     .opcode(response_opcode),
     .known(), .has_reth(), .has_aeth(), .has_immdt(), .has_payload(), .full_pmtu(),
     .starts_message(response_starts_message), .ends_message(response_ends_message), .is_send(), .is_write(),
-    .is_read_request(), .is_atomic(), .is_read_response(response_is_read), .is_acknowledge(response_is_acknowledge), .is_atomic_acknowledge(),
+    .is_read_request(), .is_atomic(), .is_read_response(response_is_read), .is_acknowledge(response_is_acknowledge),
+    .is_atomic_acknowledge(response_is_atomic_acknowledge),
     .is_request(), .is_response(), .is_cnp(), .transport_header_bytes()
 );
 
@@ -495,6 +522,14 @@ wire        read_response_fits = {19'd0, response_payload_bytes} == read_expecte
                               && (read_received != 32'd0 || response_starts);
 wire        is_ack = response_is_acknowledge && response_syndrome[6:5] == `ROCE_AETH_CLASS_ACK;
 wire        has_payload = response_payload_bytes != 13'd0;
+// The oldest request is answered by responses of its own (a READ's, an atomic's), not by ACKs
+wire        head_has_responses = head_opcode == `RDMA_WQE_READ || head_opcode == `RDMA_WQE_COMPARE_SWAP
+                              || head_opcode == `RDMA_WQE_FETCH_ADD;
+wire        head_is_atomic = head_opcode == `RDMA_WQE_COMPARE_SWAP || head_opcode == `RDMA_WQE_FETCH_ADD;
+// The response answers the oldest request: its next READ response, or its ATOMIC_ACKNOWLEDGE
+wire        response_answers_head = head_valid && response_psn == unacked_psn
+                                 && (response_is_atomic_acknowledge ? head_is_atomic
+                                                                    : head_opcode == `RDMA_WQE_READ && read_response_fits);
 
 assign s_hdr_ready = fsm_free && turn == JOB_RESPONSE;
 // The job register is the segmenter's one-deep queue: a QP is taken for sending only when it is
@@ -502,7 +537,12 @@ assign s_hdr_ready = fsm_free && turn == JOB_RESPONSE;
 // waits on the segmenter (which waits on the MAC) with responses queued behind it.
 assign ready_pop = fsm_free && turn == JOB_SEND && !ready_empty && !m_job_valid;
 assign s_payload_tready = state == S_DRAIN || (state == S_READ_DATA && m_write_data_tready);
-assign m_write_data_tvalid = state == S_READ_DATA && s_payload_tvalid;
+// A READ response's payload as it arrives, or an atomic's original value as one beat
+wire   writing_atomic = state == S_ATOMIC_DATA;
+assign m_write_data_tvalid = (state == S_READ_DATA && s_payload_tvalid) || writing_atomic;
+assign m_write_data_tdata = writing_atomic ? {{(DATA_WIDTH-64){1'b0}}, response_atomic_original} : s_payload_tdata;
+assign m_write_data_tkeep = writing_atomic ? {{(KEEP_WIDTH-8){1'b0}}, 8'hFF} : s_payload_tkeep;
+assign m_write_data_tlast = writing_atomic || s_payload_tlast;
 
 assign state_write = state == S_WRITEBACK && write_back && !cancelled && !cfg_qp_write && !clearing;
 assign state_write_index = qp;
@@ -610,6 +650,7 @@ always @(posedge clk) begin
                     response_psn <= s_hdr_bth_psn;
                     response_syndrome <= s_hdr_aeth_syndrome;
                     response_payload_bytes <= s_hdr_payload_bytes;
+                    response_atomic_original <= s_hdr_atomic_original;
                     response_unknown_qp <= s_hdr_bth_dest_qp[23:QP_INDEX_WIDTH] != {(24-QP_INDEX_WIDTH){1'b0}};
                     doorbell_read <= qp_doorbell[s_hdr_bth_dest_qp[QP_INDEX_WIDTH-1:0]];
                     state <= S_LOAD;
@@ -637,7 +678,7 @@ always @(posedge clk) begin
             case (job)
                 JOB_RESPONSE: begin
                     if (!qp_valid || qp_error || response_unknown_qp
-                            || !(response_is_read || response_is_acknowledge)
+                            || !(response_is_read || response_is_acknowledge || response_is_atomic_acknowledge)
                             // Only PSNs from the oldest unacknowledged to the last sent are answers
                             || (response_psn - unacked_psn) >= (sent_end_psn - unacked_psn)) begin
                         event_response_dropped <= 1'b1;
@@ -725,7 +766,10 @@ always @(posedge clk) begin
                     head_valid <= 1'b0;
                 end
                 default: begin  // FETCH_SEND
-                    if (!wqe_known) begin
+                    if (wqe_known && !wqe_sendable) begin
+                        // An atomic behind incomplete requests: taken up again as they complete
+                        state <= S_WRITEBACK;
+                    end else if (!wqe_known) begin
                         // A WQE the requester cannot carry out: once everything before it is
                         // complete, it fails and the QP enters the error state
                         if (oldest_wqe == next_wqe) begin
@@ -741,6 +785,10 @@ always @(posedge clk) begin
                         m_job_read <= wqe_opcode == `RDMA_WQE_READ;
                         m_job_send <= wqe_opcode == `RDMA_WQE_SEND || wqe_opcode == `RDMA_WQE_SEND_IMM;
                         m_job_with_immediate <= wqe_opcode == `RDMA_WQE_SEND_IMM || wqe_opcode == `RDMA_WQE_WRITE_IMM;
+                        m_job_atomic <= wqe_atomic;
+                        m_job_fetch_add <= wqe_opcode == `RDMA_WQE_FETCH_ADD;
+                        m_job_swap_add <= wqe_swap_add;
+                        m_job_compare <= wqe_compare;
                         m_job_dest_mac <= qp_remote_mac;
                         m_job_dest_ip <= qp_remote_ip;
                         m_job_udp_source_port <= qp_udp_source_port;
@@ -792,7 +840,7 @@ always @(posedge clk) begin
                 state <= S_AFTER_RETIRE;
             end else if (!head_valid) begin
                 fetch(oldest_wqe, FETCH_HEAD);
-            end else if (head_opcode == `RDMA_WQE_READ) begin
+            end else if (head_has_responses) begin
                 retire_blocked_by_read <= 1'b1;
                 state <= S_AFTER_RETIRE;
             end else if (!psn_before(is_ack ? response_psn + 24'd1 : response_psn, head_end_psn)) begin
@@ -819,11 +867,15 @@ always @(posedge clk) begin
                 timer_armed <= outstanding;
                 deadline <= now + qp_timeout_cycles;
             end
-            if (response_is_read) begin
+            if (response_is_read || response_is_atomic_acknowledge) begin
                 if (!head_valid && outstanding) begin
                     fetch(oldest_wqe, FETCH_HEAD);
-                end else if (head_valid && head_opcode == `RDMA_WQE_READ && response_psn == unacked_psn
-                             && read_response_fits) begin
+                end else if (response_answers_head && response_is_atomic_acknowledge) begin
+                    m_write_cmd_addr <= head_local_address;
+                    m_write_cmd_len <= 16'd8;
+                    m_write_cmd_valid <= 1'b1;
+                    state <= S_ATOMIC_DATA;
+                end else if (response_answers_head) begin
                     if (has_payload) begin
                         m_write_cmd_addr <= head_local_address + {32'd0, read_received};
                         m_write_cmd_len <= {3'd0, response_payload_bytes};
@@ -865,9 +917,14 @@ always @(posedge clk) begin
                 state <= S_READ_STATUS;
             end
         end
+        S_ATOMIC_DATA: begin
+            if (m_write_data_tready) begin
+                state <= S_READ_STATUS;
+            end
+        end
         S_READ_STATUS: begin
             // The completion promises the data is in memory: wait for the write responses
-            if (write_status_valid || !has_payload) begin
+            if (write_status_valid || !(has_payload || response_is_atomic_acknowledge)) begin
                 unacked_psn <= response_psn + 24'd1;
                 made_progress;
                 timer_armed <= psn_before(response_psn + 24'd1, sent_end_psn);
@@ -876,7 +933,7 @@ always @(posedge clk) begin
                     qp_error <= 1'b1;
                     m_cqe_status <= `RDMA_WC_LOC_QP_OP_ERR;
                     state <= S_ERROR_FLUSH;
-                end else if (response_ends) begin
+                end else if (response_ends || response_is_atomic_acknowledge) begin
                     head_valid <= 1'b0;
                     head_first_psn <= response_psn + 24'd1;
                     oldest_wqe <= oldest_wqe + 16'd1;
@@ -884,7 +941,7 @@ always @(posedge clk) begin
                         next_wqe <= next_wqe + 16'd1;
                         next_psn <= response_psn + 24'd1;
                     end
-                    complete(`RDMA_WC_RDMA_READ, head_length, head_wr_id, `RDMA_WC_SUCCESS, S_WRITEBACK);
+                    complete(completion_opcode(head_opcode), head_length, head_wr_id, `RDMA_WC_SUCCESS, S_WRITEBACK);
                 end else begin
                     state <= S_WRITEBACK;
                 end

@@ -11,7 +11,8 @@
 // cuts it into packets at the QP's PMTU. Facts from docs/reference/roce.md: FIRST and MIDDLE
 // packets carry exactly one PMTU, the LAST (or ONLY) the rest, a zero-length message is one
 // empty ONLY packet; RETH on WRITE_FIRST/ONLY; ImmDt on the last packet of the *_WITH_IMMEDIATE
-// forms; an RDMA READ is one request that consumes one PSN per response packet it asks for.
+// forms; an RDMA READ is one request that consumes one PSN per response packet it asks for; an
+// atomic (COMPARE_SWAP, FETCH_ADD) is one packet with an AtomicETH and no payload, one PSN.
 // AckReq is set on the last packet of a message and on every PSN one below a multiple of
 // ACK_REQUEST_INTERVAL, so a long message is acknowledged before the whole of it is sent.
 //
@@ -36,6 +37,10 @@ module roce_segmenter #(
     input  wire        s_job_read,          // an RDMA READ (else WRITE or SEND)
     input  wire        s_job_send,          // a SEND (else WRITE)
     input  wire        s_job_with_immediate, // the *_WITH_IMMEDIATE form
+    input  wire        s_job_atomic,        // COMPARE_SWAP or FETCH_ADD (s_job_read low)
+    input  wire        s_job_fetch_add,     // the atomic is FETCH_ADD (else COMPARE_SWAP)
+    input  wire [63:0] s_job_swap_add,
+    input  wire [63:0] s_job_compare,
     input  wire [47:0] s_job_dest_mac,
     input  wire [31:0] s_job_dest_ip,
     input  wire [15:0] s_job_udp_source_port,
@@ -66,6 +71,9 @@ module roce_segmenter #(
     output reg  [31:0] m_hdr_reth_rkey,
     output reg  [31:0] m_hdr_reth_length,
     output reg  [31:0] m_hdr_immdt,
+    // An atomic's AtomicETH: its address and R_Key on m_hdr_reth_va and m_hdr_reth_rkey
+    output reg  [63:0] m_hdr_atomic_swap_add,
+    output reg  [63:0] m_hdr_atomic_compare,
     output reg  [12:0] m_hdr_payload_bytes,
 
     // One per packet with a payload, to the DMA reader
@@ -91,7 +99,7 @@ initial begin
 end
 
 reg        busy;
-reg        is_read, is_send, has_immediate;
+reg        is_read, is_send, has_immediate, is_atomic, is_fetch_add;
 reg [12:0] pmtu_bytes;
 reg [63:0] local_address, remote_address;
 reg [31:0] rkey, length, immediate;
@@ -113,6 +121,8 @@ reg [7:0] packet_opcode;
 always @* begin
     if (is_read) begin
         packet_opcode = `ROCE_OP_READ_REQUEST;
+    end else if (is_atomic) begin
+        packet_opcode = is_fetch_add ? `ROCE_OP_FETCH_ADD : `ROCE_OP_COMPARE_SWAP;
     end else if (first_of_message && last_packet) begin
         packet_opcode = is_send ? (has_immediate ? `ROCE_OP_SEND_ONLY_IMM : `ROCE_OP_SEND_ONLY)
                                 : (has_immediate ? `ROCE_OP_WRITE_ONLY_IMM : `ROCE_OP_WRITE_ONLY);
@@ -126,9 +136,9 @@ always @* begin
     end
 end
 
-// A READ is one packet whatever its length; the others end with their last payload packet
-wire job_done_after_this = is_read || last_packet;
-wire packet_has_payload = !is_read && packet_bytes != 32'd0;
+// A READ or an atomic is one packet whatever its length; the others end with their last payload packet
+wire job_done_after_this = is_read || is_atomic || last_packet;
+wire packet_has_payload = !is_read && !is_atomic && packet_bytes != 32'd0;
 
 always @(posedge clk) begin
     event_packet <= 1'b0;
@@ -149,6 +159,10 @@ always @(posedge clk) begin
             is_read <= s_job_read;
             is_send <= s_job_send;
             has_immediate <= s_job_with_immediate;
+            is_atomic <= s_job_atomic;
+            is_fetch_add <= s_job_fetch_add;
+            m_hdr_atomic_swap_add <= s_job_swap_add;
+            m_hdr_atomic_compare <= s_job_compare;
             pmtu_bytes <= 13'd256 << s_job_pmtu_code;
             local_address <= s_job_local_address;
             remote_address <= s_job_remote_address;

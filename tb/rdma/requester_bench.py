@@ -11,7 +11,7 @@ import random
 from cocotb.triggers import ClockCycles
 
 from dpuv.models.roce_qp import Access, CompletionOpcode, CompletionStatus, QpConfig, QueuePair, WorkRequest
-from dpuv.models.roce_wire import WireConfig
+from dpuv.models.roce_wire import LossyWire, WireConfig
 from dpuv.drivers import rdma
 from dpuv.drivers.rdma import EngineCompletion, HostQueues, WcOpcode, WcStatus
 from dpuv.tb.testbench import test_rng
@@ -46,14 +46,16 @@ class Requester:
         self.host = HostQueues(self.tb.registers, self.tb.memory.write, self.tb.memory.read)
         self.new_peer(0xFFFFF0)
 
-    def new_peer(self, first_psn: int, pkey: int = rdma.DEFAULT_PKEY, send_psn: int = 0) -> None:
+    def new_peer(self, first_psn: int, pkey: int = rdma.DEFAULT_PKEY, send_psn: int = 0,
+                 max_dest_rd_atomic: int = 16) -> None:
         """A fresh model responder expecting `first_psn` (and sending from `send_psn` when it is
-        asked to send), with its memory full of random bytes."""
+        asked to send), keeping `max_dest_rd_atomic` atomic results, with its memory full of
+        random bytes."""
         self.first_psn = first_psn
         self.peer = QueuePair(QpConfig(PEER_QPN, DUT_QPN, PEER, DUT, pmtu=self.pmtu, initial_expected_psn=first_psn,
-                                       initial_send_psn=send_psn, pkey=pkey))
+                                       initial_send_psn=send_psn, pkey=pkey, max_dest_rd_atomic=max_dest_rd_atomic))
         self.peer_memory = self.peer.register_memory(PEER_RKEY, PEER_BASE, PEER_BYTES,
-                                                     Access.REMOTE_READ | Access.REMOTE_WRITE)
+                                                     Access.REMOTE_READ | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)
         self.peer_memory.data[:] = self.rng.randbytes(PEER_BYTES)
         self.completions: list[EngineCompletion] = []
         self.received = []  # the peer's receive completions (SEND and WRITE with immediate)
@@ -123,6 +125,21 @@ class Requester:
         self.tb.capture.save()
         await self.tb.read_events()
         return self.completions
+
+
+class LosesOneFrame(LossyWire):
+    """A clean wire that loses exactly one frame: the one sent `index`-th (from 0)."""
+
+    def __init__(self, index: int, config: WireConfig = WireConfig(latency_ns=200)):
+        super().__init__(config)
+        self.lost_index = index
+
+    def send(self, frame: bytes, now_ns: int) -> None:
+        if self.counters["sent"] == self.lost_index:
+            self.counters["sent"] += 1
+            self.counters["dropped"] += 1
+            return
+        super().send(frame, now_ns)
 
 
 def random_requests(rng: random.Random, memory: bytearray, count: int, pmtu: int, max_length: int,

@@ -1,11 +1,13 @@
 # SPDX-FileCopyrightText: 2026 dpuv contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The engine's responder executes COMPARE_SWAP and FETCH_ADD (IBA 9.4.5) for the spec-built
-Python requester (src/dpuv/models/roce_qp.py): every original value and the memory afterwards
-agree with executing the requests one by one in posting order, through a lossy wire no atomic is
-executed twice (a retried one is answered from the results the QP keeps), and the answers to
-retries, to retries older than the kept results, and to atomics that break the rules are the
-model responder's, frame for frame."""
+"""Atomics (IBA 9.4.5) both ways against the spec-built Python QP (src/dpuv/models/roce_qp.py).
+The engine's responder executes COMPARE_SWAP and FETCH_ADD for the model requester: every
+original value and the memory afterwards agree with executing the requests one by one in posting
+order, through a lossy wire no atomic is executed twice (a retried one is answered from the
+results the QP keeps), and the answers to retries, to retries older than the kept results, and
+to atomics that break the rules are the model responder's, frame for frame. The engine's
+requester sends atomic work requests to the model responder and brings their original values
+back, once each, through loss too."""
 
 import random
 
@@ -21,6 +23,8 @@ from dpuv.tb.testbench import test_rng
 
 from rdma_engine_bench import (ACK_TIMEOUT_CODE, DUT, DUT_QPN, PEER, PEER_QPN, PMTU, REGION_BASE, REGION_BYTES, RKEY,
                                RQ_BASE, RQ_LOG_SIZE, TB)
+from requester_bench import (LOCAL_BASE, LOCAL_BYTES, PEER_BASE, PEER_BYTES, PEER_RKEY, LosesOneFrame, Requester,
+                             check_exactly_once, random_requests)
 
 # The region is open to atomics; its first SLOTS 8-byte words are the operands
 WITH_ATOMICS = (True, True, True)
@@ -275,3 +279,128 @@ async def an_atomic_waits_for_the_read_posted_before_it(dut):
     assert int.from_bytes(read.data[-8:], "little") == before, "the READ saw the atomic posted after it"
     assert atomic.original_value == before, f"the atomic found {atomic.original_value:#x}, not {before:#x}"
     assert tb.memory.read(word_address, 8) == ((before + add) % ATOMIC_MODULUS).to_bytes(8, "little")
+
+
+# ---- The engine as requester: its atomics against the model responder ----
+
+# The peer's words the engine's atomics work on: above every READ source random_requests picks
+PEER_WORDS = PEER_BASE + PEER_BYTES - 8 * SLOTS
+
+
+def interleaved_atomics(rng: random.Random, work: list[tuple[WorkRequest, int]], memory: list[int], count: int,
+                        local: int) -> tuple[list[tuple[WorkRequest, int]], dict[int, int]]:
+    """`count` atomics on the peer's words slipped between `work`'s requests, each with its own
+    8-byte local buffer from `local` on; each one's original value by wr_id, from executing them
+    in posting order on `memory` (the words' values, updated in place)."""
+    positions = sorted(rng.sample(range(len(work) + count), count))
+    merged, originals, others = [], {}, iter(work)
+    for index in range(len(work) + count):
+        if positions and positions[0] == index:
+            positions.pop(0)
+            wr_id = 0x2000 + len(originals)
+            slot = rng.randrange(SLOTS)
+            address, original = PEER_WORDS + 8 * slot, memory[slot]
+            if rng.random() < 0.5:
+                add = rng.getrandbits(64)
+                request = WorkRequest.fetch_add(wr_id, address, PEER_RKEY, add)
+                memory[slot] = (original + add) % ATOMIC_MODULUS
+            else:
+                compare = original if rng.random() < 0.5 else rng.getrandbits(64)
+                swap = rng.getrandbits(64)
+                request = WorkRequest.compare_swap(wr_id, address, PEER_RKEY, compare, swap)
+                memory[slot] = swap if original == compare else original
+            originals[wr_id] = original
+            merged.append((request, local + 8 * len(originals)))
+        else:
+            merged.append(next(others))
+    return merged, originals
+
+
+async def engine_atomics(dut, loss: float, count: int, atomics: int) -> Requester:
+    """The engine posts WRITEs, READs and SENDs with atomics between them to the model responder;
+    every request completes once, in order, each atomic's local buffer holds the original value
+    executing them in posting order gives, and the peer's words end as that order leaves them."""
+    rng = test_rng("engine atomics", loss)
+    wire = WireConfig(latency_ns=200, drop=Impairment(loss), duplicate=Impairment(loss / 2),
+                      reorder=Impairment(loss / 2), corrupt=Impairment(loss / 10), reorder_delay_ns=2000)
+    requester = Requester(dut, rng, wire=wire)
+    # A responder that keeps one atomic result: enough, as the engine has one atomic outstanding
+    requester.new_peer(requester.first_psn, max_dest_rd_atomic=1)
+    await requester.set_up()
+    pmtu = requester.pmtu
+    work = random_requests(rng, bytearray(LOCAL_BYTES), count, pmtu, pmtu if loss >= 0.1 else 3 * pmtu,
+                           kinds=("write", "read", "send"))
+    assert all(request.remote_address + request.length <= PEER_WORDS for request, _ in work)
+    initial = [int.from_bytes(requester.peer_memory.read(PEER_WORDS + 8 * slot, 8), "little") for slot in range(SLOTS)]
+    memory = list(initial)
+    local_top = max(local + request.length for request, local in work)
+    work, originals = interleaved_atomics(rng, work, memory, atomics, (local_top + 64) & ~7)
+    assert (local_top + 64 + 8 * (atomics + 1)) < LOCAL_BASE + LOCAL_BYTES
+    for request, local in work:
+        if request.opcode.name in ("RDMA_WRITE", "SEND"):
+            requester.tb.memory.write(local, request.data)
+        if request.opcode.name == "SEND":
+            requester.peer.post_recv(request.wr_id, 4 * pmtu)
+    await requester.run(work)
+    await check_exactly_once(requester, work)
+    for request, local in work:
+        if request.wr_id in originals:
+            found = int.from_bytes(requester.tb.memory.read(local, 8), "little")
+            assert found == originals[request.wr_id], \
+                f"atomic {request.wr_id:#x} brought back {found:#x}, not {originals[request.wr_id]:#x}"
+    words = [int.from_bytes(requester.peer_memory.read(PEER_WORDS + 8 * slot, 8), "little") for slot in range(SLOTS)]
+    assert words == memory, "the peer's words differ from executing each atomic once, in order"
+    dut._log.info("loss %.2f: %d requests with %d atomics; peer %s; engine %s", loss, len(work), atomics,
+                  requester.peer.counters, requester.tb.events)
+    return requester
+
+
+@cocotb.test(timeout_time=150, timeout_unit="us")
+async def the_engine_s_atomics_on_a_clean_wire_return_what_they_found(dut):
+    """COMPARE_SWAP and FETCH_ADD work requests between WRITEs, READs and SENDs: the engine sends
+    each one (AtomicETH, one PSN) once every request before it has completed, writes the original
+    value the ATOMIC_ACKNOWLEDGE brings into its 8-byte local buffer, and completes it (COMP_SWAP
+    or FETCH_ADD, 8 bytes) in order; the peer model executed each once."""
+    requester = await engine_atomics(dut, 0.0, 20, 12)
+    events = requester.tb.events
+    assert (events["retries"], events["timeouts"], events["completion_errors"]) == (0, 0, 0), events
+
+
+@cocotb.test(timeout_time=800, timeout_unit="us")
+@cocotb.parametrize(loss=(0.01, 0.1))
+async def the_engine_s_atomics_through_a_lossy_wire_run_once(dut, loss):
+    """The same through loss, duplication, reordering and corruption: an atomic request or its
+    answer lost is sent again with its PSN (an ACK beyond an unanswered atomic counts as a NAK),
+    the peer answers the copy from its cache, and every word ends as if each atomic ran once."""
+    await engine_atomics(dut, loss, 20, 12)
+
+
+@cocotb.test(timeout_time=40, timeout_unit="us")
+async def an_ack_past_an_unanswered_atomic_sends_it_again(dut):
+    """A FETCH_ADD, then a WRITE; the ATOMIC_ACKNOWLEDGE is lost and the WRITE's ACK arrives, past
+    the atomic. That ACK cannot complete the atomic (only its own answer carries the value): it is
+    an implicit NAK, so the engine goes back to the atomic and sends both again at once; the peer
+    answers the atomic from its cache and re-ACKs the WRITE. The atomic completes with its
+    original value, and ran once."""
+    rng = test_rng("ack past an atomic")
+    requester = Requester(dut, rng)
+    requester.new_peer(requester.first_psn, max_dest_rd_atomic=1)
+    await requester.set_up()
+    requester.tb.to_dut = LosesOneFrame(0)
+    before = int.from_bytes(requester.peer_memory.read(PEER_WORDS, 8), "little")
+    add = rng.getrandbits(64)
+    data = rng.randbytes(64)
+    work = [(WorkRequest.fetch_add(0x300, PEER_WORDS, PEER_RKEY, add), LOCAL_BASE),
+            (WorkRequest.write(0x301, data, PEER_BASE, PEER_RKEY), LOCAL_BASE + 64)]
+    requester.tb.memory.write(LOCAL_BASE + 64, data)
+    await requester.run(work)
+    await check_exactly_once(requester, work)
+    assert int.from_bytes(requester.tb.memory.read(LOCAL_BASE, 8), "little") == before, "the original value"
+    after = int.from_bytes(requester.peer_memory.read(PEER_WORDS, 8), "little")
+    assert after == (before + add) % ATOMIC_MODULUS, "the FETCH_ADD ran other than once"
+    first = requester.first_psn
+    sent = [packet.bth.psn for packet in requester.tb.sent if packet.info.is_request]
+    assert sent == [first, (first + 1) % (1 << 24), first, (first + 1) % (1 << 24)], [hex(psn) for psn in sent]
+    assert requester.peer.counters.atomic_replays == 1
+    events = requester.tb.events
+    assert (events["retries"], events["timeouts"]) == (1, 0), events

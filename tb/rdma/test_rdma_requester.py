@@ -16,15 +16,15 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from dpuv.models.roce_packet import (AETH, BTH, NAK_PSN_SEQUENCE_ERROR, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint,
                                      Opcode, RocePacket, build_frame)
 from dpuv.models.roce_qp import RNR_TIMER_NS, CompletionStatus, WorkRequest, local_ack_timeout_ns
-from dpuv.models.roce_wire import Impairment, LossyWire, WireConfig
+from dpuv.models.roce_wire import Impairment, WireConfig
 from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import WcOpcode, WcStatus
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, CycleCounter, HandshakeMonitor, pulse_reset, test_rng
 from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, EnginePorts, RegisterHammer
 from requester_bench import (CQ_BASE, LOCAL_BASE, LOCAL_BYTES, PEER_BASE, PEER_BYTES, PEER_RKEY, READ_SOURCE, SQ_BASE,
-                             SQ_LOG_SIZE, TIMEOUT_CODE, Requester, check_exactly_once, exchange, exchange_on,
-                             random_requests)
+                             SQ_LOG_SIZE, TIMEOUT_CODE, LosesOneFrame, Requester, check_exactly_once, exchange,
+                             exchange_on, random_requests)
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")
@@ -177,21 +177,6 @@ async def every_request_completes_once_through_a_lossy_wire(dut, loss, burst):
     wire = requester.tb.from_dut.counters
     lost = wire["dropped"] + wire["corrupted"]
     assert not lost or (events["retransmits"] > 0 and events["retries"] > 0), (dict(wire), events)
-
-
-class LosesOneFrame(LossyWire):
-    """A clean wire that loses exactly one frame: the one sent `index`-th (from 0)."""
-
-    def __init__(self, index: int, config: WireConfig = WireConfig(latency_ns=200)):
-        super().__init__(config)
-        self.lost_index = index
-
-    def send(self, frame: bytes, now_ns: int) -> None:
-        if self.counters["sent"] == self.lost_index:
-            self.counters["sent"] += 1
-            self.counters["dropped"] += 1
-            return
-        super().send(frame, now_ns)
 
 
 @cocotb.test(timeout_time=50, timeout_unit="us")

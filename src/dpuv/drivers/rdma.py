@@ -42,7 +42,9 @@ WQE_OPCODE = {WorkOpcode.RDMA_WRITE: CODES["wqe_opcode"].values["WRITE"],
               WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: CODES["wqe_opcode"].values["WRITE_IMM"],
               WorkOpcode.SEND: CODES["wqe_opcode"].values["SEND"],
               WorkOpcode.SEND_WITH_IMMEDIATE: CODES["wqe_opcode"].values["SEND_IMM"],
-              WorkOpcode.RDMA_READ: CODES["wqe_opcode"].values["READ"]}
+              WorkOpcode.RDMA_READ: CODES["wqe_opcode"].values["READ"],
+              WorkOpcode.COMPARE_SWAP: CODES["wqe_opcode"].values["COMPARE_SWAP"],
+              WorkOpcode.FETCH_ADD: CODES["wqe_opcode"].values["FETCH_ADD"]}
 
 # ibv_wc_opcode and ibv_wc_status values the completion entries carry
 WcOpcode = IntEnum("WcOpcode", CODES["wc_opcode"].values)
@@ -50,7 +52,8 @@ WcStatus = IntEnum("WcStatus", CODES["wc_status"].values)
 
 WC_OPCODE = {WorkOpcode.RDMA_WRITE: WcOpcode.RDMA_WRITE, WorkOpcode.RDMA_WRITE_WITH_IMMEDIATE: WcOpcode.RDMA_WRITE,
              WorkOpcode.SEND: WcOpcode.SEND, WorkOpcode.SEND_WITH_IMMEDIATE: WcOpcode.SEND,
-             WorkOpcode.RDMA_READ: WcOpcode.RDMA_READ}
+             WorkOpcode.RDMA_READ: WcOpcode.RDMA_READ, WorkOpcode.COMPARE_SWAP: WcOpcode.COMP_SWAP,
+             WorkOpcode.FETCH_ADD: WcOpcode.FETCH_ADD}
 # What the model's completion statuses are as ibv_wc_status
 WC_STATUS = {CompletionStatus.SUCCESS: WcStatus.SUCCESS, CompletionStatus.LOCAL_LENGTH_ERROR: WcStatus.LOC_LEN_ERR,
              CompletionStatus.REMOTE_INVALID_REQUEST: WcStatus.REM_INV_REQ_ERR,
@@ -72,10 +75,11 @@ def pmtu_code(pmtu: int) -> int:
 
 
 def encode_wqe(request: WorkRequest, local_address: int) -> bytes:
-    """The WQE for `request`, its local buffer (WRITE/SEND source, READ destination) at local_address."""
+    """The WQE for `request`, its local buffer (WRITE/SEND source, READ destination, an atomic's 8
+    bytes for the original value) at local_address."""
     return SEND_WQE.pack(opcode=WQE_OPCODE[request.opcode], immediate=request.imm or 0, wr_id=request.wr_id,
                          local_address=local_address, length=request.length, rkey=request.rkey,
-                         remote_address=request.remote_address)
+                         remote_address=request.remote_address, compare=request.compare, swap_add=request.swap_add)
 
 
 @dataclass(frozen=True)
