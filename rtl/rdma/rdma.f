@@ -13,6 +13,7 @@ roce_tx_builder.v
 roce_qp_context.v
 roce_timer_scan.v
 roce_wqe_prefetch.v
+roce_sent_wqes.v
 roce_atomic_results.v
 roce_responder.v
 roce_ack_latency.v

@@ -319,7 +319,8 @@ end
 localparam [4:0] S_IDLE = 5'd0, S_LOAD = 5'd1, S_DECIDE = 5'd2, S_FETCH_WAIT = 5'd4,
                  S_FETCHED = 5'd5, S_RETIRE = 5'd7, S_AFTER_RETIRE = 5'd8, S_READ_DATA = 5'd9,
                  S_READ_STATUS = 5'd10, S_DRAIN = 5'd11, S_COMPLETE = 5'd12, S_ERROR_FLUSH = 5'd13,
-                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15, S_RNR_WAIT = 5'd16, S_ATOMIC_DATA = 5'd17;
+                 S_WRITEBACK = 5'd14, S_RETRY = 5'd15, S_RNR_WAIT = 5'd16, S_ATOMIC_DATA = 5'd17,
+                 S_HEAD_LOOKUP = 5'd18, S_HEAD_FOUND = 5'd19;
 // What the FSM is doing for the QP
 localparam [1:0] JOB_SEND = 2'd0, JOB_RESPONSE = 2'd1, JOB_TIMER = 2'd2;
 // Why a WQE is being fetched
@@ -481,6 +482,26 @@ roce_wqe_prefetch #(
     .lookup_qp(qp), .lookup_index(next_wqe),
     .held_for_qp(prefetch_held_for_qp), .hit(prefetch_hit), .wqe(prefetch_wqe), .consume(prefetch_consume),
     .forget(cfg_qp_write), .forget_qp(cfg_qp_index)
+);
+
+// The WQEs sent lately (roce_sent_wqes): the oldest incomplete one is looked up there first, and
+// read from host memory only when it is not kept
+wire        sent_found;
+wire [7:0]  sent_opcode;
+wire [63:0] sent_wr_id, sent_local_address;
+wire [31:0] sent_length;
+wire        sent_record = state == S_FETCHED && fetch_purpose == FETCH_SEND && wqe_sendable && !cancelled
+                       && !cfg_qp_write;
+
+roce_sent_wqes #(
+    .QP_INDEX_WIDTH(QP_INDEX_WIDTH)
+) sent_wqes_inst (
+    .clk(clk), .rst(rst),
+    .record(sent_record), .record_qp(qp), .record_index(next_wqe), .record_opcode(wqe_opcode),
+    .record_wr_id(wqe_wr_id), .record_local_address(wqe_local_address), .record_length(wqe_length),
+    .lookup(state == S_HEAD_LOOKUP), .lookup_qp(qp), .lookup_index(oldest_wqe),
+    .found(sent_found), .found_opcode(sent_opcode), .found_wr_id(sent_wr_id),
+    .found_local_address(sent_local_address), .found_length(sent_length)
 );
 
 assign m_wqe_cmd_len = WQE_BYTES;
@@ -839,7 +860,7 @@ always @(posedge clk) begin
             if (!psn_before(unacked_psn, is_ack ? response_psn + 24'd1 : response_psn)) begin
                 state <= S_AFTER_RETIRE;
             end else if (!head_valid) begin
-                fetch(oldest_wqe, FETCH_HEAD);
+                state <= S_HEAD_LOOKUP;
             end else if (head_has_responses) begin
                 retire_blocked_by_read <= 1'b1;
                 state <= S_AFTER_RETIRE;
@@ -869,7 +890,7 @@ always @(posedge clk) begin
             end
             if (response_is_read || response_is_atomic_acknowledge) begin
                 if (!head_valid && outstanding) begin
-                    fetch(oldest_wqe, FETCH_HEAD);
+                    state <= S_HEAD_LOOKUP;
                 end else if (response_answers_head && response_is_atomic_acknowledge) begin
                     m_write_cmd_addr <= head_local_address;
                     m_write_cmd_len <= 16'd8;
@@ -910,6 +931,23 @@ always @(posedge clk) begin
             end else begin
                 // PSN sequence error: go back to the oldest unacknowledged PSN
                 state <= S_RETRY;
+            end
+        end
+        S_HEAD_LOOKUP: begin
+            state <= S_HEAD_FOUND;
+        end
+        S_HEAD_FOUND: begin
+            // The oldest incomplete WQE, as it was sent, or read again from the send queue
+            if (sent_found) begin
+                head_valid <= 1'b1;
+                head_opcode <= sent_opcode;
+                head_wr_id <= sent_wr_id;
+                head_local_address <= sent_local_address;
+                head_length <= sent_length;
+                head_packets <= packets_of(sent_length, qp_pmtu_code);
+                state <= S_RETIRE;
+            end else begin
+                fetch(oldest_wqe, FETCH_HEAD);
             end
         end
         S_READ_DATA: begin

@@ -15,16 +15,22 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from dpuv.models.roce_packet import (AETH, BTH, NAK_PSN_SEQUENCE_ERROR, NAK_REMOTE_ACCESS_ERROR, Addressing, Endpoint,
                                      Opcode, RocePacket, build_frame)
-from dpuv.models.roce_qp import RNR_TIMER_NS, CompletionStatus, WorkRequest, local_ack_timeout_ns
+from dpuv.models.roce_qp import (RNR_TIMER_NS, Access, CompletionStatus, QpConfig, QueuePair, WorkRequest,
+                                 local_ack_timeout_ns)
 from dpuv.models.roce_wire import Impairment, WireConfig
 from dpuv.drivers import rdma
 from dpuv.harness import perf
 from dpuv.drivers.rdma import WcOpcode, WcStatus
 from dpuv.tb.testbench import CLOCK_PERIOD_NS, CycleCounter, HandshakeMonitor, pulse_reset, test_rng
-from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, EnginePorts, RegisterHammer
+from rdma_engine_bench import DUT, DUT_QPN, LOOP_CYCLES, PEER, PEER_QPN, REGION_BASE, EnginePorts, RegisterHammer
 from requester_bench import (CQ_BASE, LOCAL_BASE, LOCAL_BYTES, PEER_BASE, PEER_BYTES, PEER_RKEY, READ_SOURCE, SQ_BASE,
                              SQ_LOG_SIZE, TIMEOUT_CODE, LosesOneFrame, Requester, check_exactly_once, exchange,
                              exchange_on, random_requests)
+
+
+# A second QP's send queue and buffers, in the responder's region, which no requester test uses
+SECOND_SQ_BASE = REGION_BASE
+SECOND_LOCAL_BASE = REGION_BASE + 0x1000
 
 
 @cocotb.test(timeout_time=200, timeout_unit="us")
@@ -530,3 +536,68 @@ async def an_rnr_nak_is_waited_out_then_the_send_goes_through(dut):
     await requester.run(work)
     assert [c.status for c in requester.completions] == \
         [WcStatus.RNR_RETRY_EXC_ERR, WcStatus.WR_FLUSH_ERR, WcStatus.WR_FLUSH_ERR], requester.completions
+
+
+@cocotb.test(timeout_time=60, timeout_unit="us")
+async def a_qp_set_up_again_completes_its_new_requests_with_their_own_fields(dut):
+    """Eight WRITEs complete; the QP is set up again towards a fresh peer (its WQE indices start
+    again at 0) and eight other WRITEs, with other wr_ids and lengths, are posted at the same ring
+    entries. Each completes with its own wr_id and length: nothing the engine kept of the first
+    WQEs at those indices (roce_sent_wqes) stands in for the new ones."""
+    rng = test_rng("set up again")
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    for generation, (wr_base, length) in enumerate(((0x100, 64), (0x200, 24))):
+        if generation:
+            requester.new_peer(rng.getrandbits(24))
+            await requester.set_up(reset=False)
+        work = [(WorkRequest.write(wr_base + index, rng.randbytes(length + index), PEER_BASE + 0x100 * index, PEER_RKEY),
+                 LOCAL_BASE + 0x100 * index) for index in range(8)]
+        for request, local in work:
+            requester.tb.memory.write(local, request.data)
+        await requester.run(work)
+        await check_exactly_once(requester, work)
+
+
+@cocotb.test(timeout_time=60, timeout_unit="us")
+async def two_qps_sending_at_once_each_complete_their_own_requests(dut):
+    """Two of the engine's QPs, each to its own model peer, post 40 short WRITEs each at once. The
+    requester interleaves them; every request completes once, in order on its own QP, with its
+    own wr_id and length, and its bytes land at its own peer. The two QPs' WQEs share the
+    requester's on-chip copy of the WQEs it sent (roce_sent_wqes), where they take each other's
+    slots: each QP must find only its own."""
+    rng = test_rng("two qps")
+    requester = Requester(dut, rng)
+    await requester.set_up()
+    tb, host = requester.tb, requester.host
+    second_qpn, second_peer_qpn = DUT_QPN + 1, PEER_QPN + 1
+    second_endpoint = Endpoint("02:00:00:00:00:03", "10.0.0.3", 0xC022)
+    second_psn = rng.getrandbits(24)
+    await rdma.create_qp(tb.registers, second_qpn, second_peer_qpn, second_endpoint.mac, second_endpoint.ip, 0xC0DD, 0,
+                         pmtu=requester.pmtu, send_psn=second_psn, sq_base=SECOND_SQ_BASE, sq_log_size=SQ_LOG_SIZE,
+                         timeout=TIMEOUT_CODE)
+    host.attach_send_queue(second_qpn, SECOND_SQ_BASE, SQ_LOG_SIZE)
+    second_peer = QueuePair(QpConfig(second_peer_qpn, second_qpn, second_endpoint, DUT, pmtu=requester.pmtu,
+                                     initial_expected_psn=second_psn))
+    second_memory = second_peer.register_memory(PEER_RKEY, PEER_BASE, PEER_BYTES, Access.REMOTE_WRITE)
+    work = {}
+    for qpn, wr_base, local_base in ((DUT_QPN, 0x1000, LOCAL_BASE), (second_qpn, 0x2000, SECOND_LOCAL_BASE)):
+        work[qpn] = [(WorkRequest.write(wr_base + index, rng.randbytes(rng.randint(1, 64)), PEER_BASE + 0x100 * index,
+                                        PEER_RKEY), local_base + 0x100 * index) for index in range(40)]
+        for request, local in work[qpn]:
+            tb.memory.write(local, request.data)
+            host.place(qpn, request, local)
+        await host.ring(qpn)
+    completions = []
+    start = tb.cycle
+    while len(completions) < 80:
+        assert tb.cycle - start < 12_000, f"{len(completions)} of 80 completions"
+        await tb.step([requester.peer, second_peer])
+        completions += await host.poll()
+        await ClockCycles(dut.clk, LOOP_CYCLES)
+    for qpn, memory in ((DUT_QPN, requester.peer_memory), (second_qpn, second_memory)):
+        own = [(c.wr_id, c.byte_len, c.status) for c in completions if c.qpn == qpn]
+        assert own == [(request.wr_id, request.length, WcStatus.SUCCESS) for request, _ in work[qpn]], \
+            f"QP {qpn:#x} completed {[hex(wr_id) for wr_id, _, _ in own]}"
+        for request, _ in work[qpn]:
+            assert memory.read(request.remote_address, request.length) == request.data, f"WRITE {request.wr_id:#x}"
