@@ -49,13 +49,19 @@ always @* begin
     hit = 1'b0;
     hit_original = 64'd0;
     for (index = 0; index < ENTRIES; index = index + 1) begin
-        // PSNs are unique among the kept atomics (each takes one PSN), so at most one matches
+        // Recording an atomic forgets any kept one at its PSN (after the PSNs wrapped), so at
+        // most one matches
         if (entries[index*ENTRY_BITS + 88] && entries[index*ENTRY_BITS + 64 +: 24] == lookup_psn) begin
             hit = 1'b1;
             hit_original = entries[index*ENTRY_BITS +: 64];
         end
     end
     recorded_entries = entries;
+    for (index = 0; index < ENTRIES; index = index + 1) begin
+        if (entries[index*ENTRY_BITS + 64 +: 24] == record_psn) begin
+            recorded_entries[index*ENTRY_BITS + 88] = 1'b0;
+        end
+    end
     recorded_entries[next*ENTRY_BITS +: ENTRY_BITS] = {1'b1, record_psn, record_original};
 end
 

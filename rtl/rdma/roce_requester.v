@@ -490,8 +490,10 @@ wire        sent_found;
 wire [7:0]  sent_opcode;
 wire [63:0] sent_wr_id, sent_local_address;
 wire [31:0] sent_length;
+// Every WQE sent is kept (a set-up of another QP that cycle changes nothing here); one of a QP
+// being set up again is not: the QP starts afresh and keeps its WQEs as it sends them again
 wire        sent_record = state == S_FETCHED && fetch_purpose == FETCH_SEND && wqe_sendable && !cancelled
-                       && !cfg_qp_write;
+                       && !(cfg_qp_write && cfg_qp_index == qp);
 
 roce_sent_wqes #(
     .QP_INDEX_WIDTH(QP_INDEX_WIDTH)

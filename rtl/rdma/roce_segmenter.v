@@ -162,7 +162,8 @@ always @(posedge clk) begin
             is_atomic <= s_job_atomic;
             is_fetch_add <= s_job_fetch_add;
             m_hdr_atomic_swap_add <= s_job_swap_add;
-            m_hdr_atomic_compare <= s_job_compare;
+            // FETCH_ADD sends the compare field as zero (IBA: the responder ignores it)
+            m_hdr_atomic_compare <= s_job_fetch_add ? 64'd0 : s_job_compare;
             pmtu_bytes <= 13'd256 << s_job_pmtu_code;
             local_address <= s_job_local_address;
             remote_address <= s_job_remote_address;

@@ -197,8 +197,16 @@ async def a_retried_atomic_gets_its_first_answer_and_runs_once(dut):
     model = await fresh_qp(tb, rng)
     kept = await atomic_results_kept(tb)
     first = atomic_frame(Opcode.FETCH_ADD, model.psn(0), REGION_BASE, 5)
-    later = [atomic_frame(Opcode.COMPARE_SWAP if index % 2 else Opcode.FETCH_ADD, model.psn(1 + index),
-                          REGION_BASE + 8 * (index % 2), rng.getrandbits(64), 0) for index in range(kept)]
+    # FETCH_ADDs on the first word, COMPARE_SWAPs on the second that each find what they compare
+    # with and swap, so that running one again would find the word changed
+    later, second_word = [], int.from_bytes(model.region.data[8:16], "little")
+    for index in range(kept):
+        if index % 2:
+            swap = rng.getrandbits(64)
+            later.append(atomic_frame(Opcode.COMPARE_SWAP, model.psn(1 + index), REGION_BASE + 8, swap, second_word))
+            second_word = swap
+        else:
+            later.append(atomic_frame(Opcode.FETCH_ADD, model.psn(1 + index), REGION_BASE, rng.getrandbits(64)))
     steps = {"first": [first], "first again": [first], "newer ones": later, "first, no longer kept": [first],
              "newest again": [later[-1]], "a compare-swap again": [later[-3]]}
     replays = 0
@@ -216,16 +224,17 @@ async def a_retried_atomic_gets_its_first_answer_and_runs_once(dut):
 @cocotb.test(timeout_time=60, timeout_unit="us")
 async def an_atomic_that_breaks_the_rules_is_refused_as_the_model_refuses_it(dut):
     """Each on a fresh QP, then an in-order FETCH_ADD that must not run: an atomic on a region
-    without remote atomic access or past its end (NAK remote access error), one at an address
-    not 8-byte aligned (NAK invalid request), one whose operand cannot be read (NAK remote
-    operational error). One NAK each, at its PSN, as the model answers; the QP is then in the
+    without remote atomic access, past its end or across it (NAK remote access error: the region
+    is checked before the alignment, as rxe does), one at an address not 8-byte aligned inside it
+    (NAK invalid request), one whose operand cannot be read (NAK remote operational error). One NAK each, at its PSN, as the model answers; the QP is then in the
     error state and nothing after it touches memory."""
     rng = test_rng("atomic errors")
     tb = TB(dut, rng)
     await tb.reset()
     await tb.set_up(0)
     cases = {"no atomic access": ((True, True, False), REGION_BASE, NAK_REMOTE_ACCESS_ERROR),
-             "past the region": (WITH_ATOMICS, REGION_BASE + REGION_BYTES - 4, NAK_REMOTE_ACCESS_ERROR),
+             "past the region": (WITH_ATOMICS, REGION_BASE + REGION_BYTES, NAK_REMOTE_ACCESS_ERROR),
+             "across the region's end": (WITH_ATOMICS, REGION_BASE + REGION_BYTES - 4, NAK_REMOTE_ACCESS_ERROR),
              "misaligned": (WITH_ATOMICS, REGION_BASE + 4, NAK_INVALID_REQUEST)}
     for name, (access, address, syndrome) in cases.items():
         model = await fresh_qp(tb, rng, access)
