@@ -619,6 +619,19 @@ task fetch(input [15:0] index, input [1:0] purpose);
     end
 endtask
 
+// The QP's oldest incomplete WQE, kept in its state for the completion (its packet count worked
+// out here, ahead of the retire that adds it to the first PSN)
+task take_head(input [7:0] opcode, input [63:0] wr_id, input [63:0] local_address, input [31:0] length);
+    begin
+        head_valid <= 1'b1;
+        head_opcode <= opcode;
+        head_wr_id <= wr_id;
+        head_local_address <= local_address;
+        head_length <= length;
+        head_packets <= packets_of(length, qp_pmtu_code);
+    end
+endtask
+
 // Every acknowledged PSN gives the retries back and restarts the timer (IBA: on progress)
 task made_progress;
     begin
@@ -773,12 +786,7 @@ always @(posedge clk) begin
         S_FETCHED: begin
             case (fetch_purpose)
                 FETCH_HEAD: begin
-                    head_valid <= 1'b1;
-                    head_opcode <= wqe_opcode;
-                    head_wr_id <= wqe_wr_id;
-                    head_local_address <= wqe_local_address;
-                    head_length <= wqe_length;
-                    head_packets <= wqe_packets;
+                    take_head(wqe_opcode, wqe_wr_id, wqe_local_address, wqe_length);
                     state <= S_RETIRE;
                 end
                 FETCH_ERROR: begin
@@ -829,12 +837,7 @@ always @(posedge clk) begin
                                               ? resume_psn - next_psn : 24'd0;
                         m_job_resend_end_psn <= sent_end_psn;
                         if (oldest_wqe == next_wqe && !head_valid) begin
-                            head_valid <= 1'b1;
-                            head_opcode <= wqe_opcode;
-                            head_wr_id <= wqe_wr_id;
-                            head_local_address <= wqe_local_address;
-                            head_length <= wqe_length;
-                            head_packets <= wqe_packets;
+                            take_head(wqe_opcode, wqe_wr_id, wqe_local_address, wqe_length);
                         end
                         next_wqe <= next_wqe + 16'd1;
                         next_psn <= next_psn + wqe_packets;
@@ -941,12 +944,7 @@ always @(posedge clk) begin
         S_HEAD_FOUND: begin
             // The oldest incomplete WQE, as it was sent, or read again from the send queue
             if (sent_found) begin
-                head_valid <= 1'b1;
-                head_opcode <= sent_opcode;
-                head_wr_id <= sent_wr_id;
-                head_local_address <= sent_local_address;
-                head_length <= sent_length;
-                head_packets <= packets_of(sent_length, qp_pmtu_code);
+                take_head(sent_opcode, sent_wr_id, sent_local_address, sent_length);
                 state <= S_RETIRE;
             end else begin
                 fetch(oldest_wqe, FETCH_HEAD);
