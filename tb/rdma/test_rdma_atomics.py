@@ -90,7 +90,7 @@ async def run_atomics(dut, tb: TB, rng: random.Random, count: int, with_reads: b
     requests, originals, reads = random_atomics(rng, memory, count, with_reads)
     for request in requests:
         peer.post_send(request)
-    completions = await tb.run(peer, count, limit_cycles=count * 2_000)
+    completions = await tb.run(peer, count, limit_cycles=count * 4_000)
     assert sorted(c.wr_id for c in completions) == list(range(count)), "a request completed twice or never"
     for completion in completions:
         assert completion.status is CompletionStatus.SUCCESS, completion
@@ -123,12 +123,14 @@ async def atomics_on_a_clean_wire_match_executing_them_in_order(dut):
     assert (events["atomic_replays"], events["naks_sent"], events["duplicates"]) == (0, 0, 0), events
 
 
-@cocotb.test(timeout_time=400, timeout_unit="us")
+@cocotb.test(timeout_time=1000, timeout_unit="us")
 @cocotb.parametrize(loss=(0.01, 0.1))
 async def atomics_through_a_lossy_wire_are_executed_once(dut, loss):
     """Requests and answers lost, duplicated, reordered and corrupted: the peer sends atomics again
     and the engine answers the copies from the results it kept, so every word ends as if each
-    atomic ran exactly once, and each original is the in-order one."""
+    atomic ran exactly once, and each original is the in-order one. At 10 % loss most retries
+    wait out the peer's 32.8 us ACK timeout: runs take 25 000 to 133 000 cycles (34 retries at
+    worst seen), inside the 240 000 the loop allows."""
     rng = test_rng("lossy atomics", loss)
     wire = WireConfig(latency_ns=200, drop=Impairment(loss), duplicate=Impairment(loss / 2),
                       reorder=Impairment(loss / 2), corrupt=Impairment(loss / 10), reorder_delay_ns=2000)
